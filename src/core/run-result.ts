@@ -1,0 +1,102 @@
+/**
+ * The versioned JSON run result (`nbmodernize run --json`, run-result.json). zod is the single
+ * source of truth: TypeScript types are inferred from it and `schemas/run-result.schema.json`
+ * is generated from it, so scripts and the code can never disagree.
+ */
+import { z } from 'zod';
+
+export const RUN_RESULT_SCHEMA_VERSION = '1.0.0';
+
+export const RunStatus = z.enum(['ok', 'error', 'timeout', 'kernel-died', 'budget-exceeded']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const CellStatus = z.enum(['ok', 'error', 'timeout', 'kernel-died', 'budget-exceeded', 'not-run']);
+export type CellStatus = z.infer<typeof CellStatus>;
+
+export const CellError = z.object({
+  ename: z.string(),
+  evalue: z.string(),
+  traceback: z.array(z.string()).describe('ANSI colour codes removed'),
+});
+export type CellError = z.infer<typeof CellError>;
+
+export const VariableSummary = z.object({
+  name: z.string(),
+  type: z.string(),
+  module: z.string().optional(),
+  shape: z.array(z.number()).optional(),
+  dtype: z.string().optional(),
+  dtypes: z.record(z.string(), z.string()).optional().describe('DataFrame column -> dtype (bounded)'),
+  columns: z.array(z.string()).optional(),
+  length: z.number().optional(),
+  value: z.string().optional().describe('short repr of scalars and short strings'),
+});
+export type VariableSummary = z.infer<typeof VariableSummary>;
+
+export const StateSummary = z.object({
+  variables: z.array(VariableSummary),
+  truncated: z.boolean().describe('true when names or details were cut to stay within the size bound'),
+});
+export type StateSummary = z.infer<typeof StateSummary>;
+
+export const CellRecord = z.object({
+  index: z.number().int().describe('position of the cell in notebook.cells (markdown cells count)'),
+  codeIndex: z.number().int().describe('position among code cells'),
+  status: CellStatus,
+  executionCount: z.number().int().nullable(),
+  durationMs: z.number().nullable().describe("from the kernel's own message timestamps"),
+  startedAt: z.string().nullable(),
+  peakMemoryBytes: z.number().nullable().describe('peak resident memory of the kernel process during the cell'),
+  outputsTruncated: z.boolean(),
+  error: CellError.optional(),
+  state: StateSummary.optional(),
+});
+export type CellRecord = z.infer<typeof CellRecord>;
+
+export const SandboxKind = z.enum(['docker', 'bwrap', 'host', 'remote']);
+export type SandboxKind = z.infer<typeof SandboxKind>;
+
+export const ProducedFile = z.object({ name: z.string(), bytes: z.number(), path: z.string().optional() });
+
+export const RunResult = z.object({
+  schemaVersion: z.literal(RUN_RESULT_SCHEMA_VERSION),
+  tool: z.object({ name: z.literal('nbmodernize'), version: z.string() }),
+  notebook: z.object({ path: z.string(), originalFormat: z.number().int(), notes: z.array(z.string()) }),
+  status: RunStatus,
+  sandbox: z.string().describe('backend used: docker | bwrap | host | remote'),
+  sandboxInfo: z.object({
+    kind: SandboxKind,
+    requested: z.string(),
+    reason: z.string(),
+    startMs: z.number().describe('time to bring the Jupyter server up'),
+    limits: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  }),
+  environment: z.object({
+    name: z.string(),
+    hash: z.string(),
+    python: z.string().optional(),
+    versions: z.record(z.string(), z.string()).optional(),
+  }),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  wallMs: z.number(),
+  kernelStartMs: z.number(),
+  options: z.object({
+    cellTimeoutS: z.number(),
+    timeoutS: z.number(),
+    allowErrors: z.boolean(),
+    competition: z.string().nullable(),
+    dataDir: z.string().nullable(),
+  }),
+  cellExecutions: z.number().int(),
+  cells: z.array(CellRecord),
+  error: CellError.extend({ cell: z.number().int() }).optional().describe('the first failing cell'),
+  message: z.string().optional().describe('one-line explanation when status is not ok'),
+  producedFiles: z.array(ProducedFile),
+  outputs: z.object({ notebook: z.string().nullable(), dir: z.string().nullable() }),
+});
+export type RunResult = z.infer<typeof RunResult>;
+
+export function runResultJsonSchema(): unknown {
+  return z.toJSONSchema(RunResult);
+}

@@ -1,0 +1,49 @@
+/** Contracts between the executor's parts and its callers (agent, CLI). */
+import type { SandboxKind } from '../core/run-result.js';
+
+export interface DataMount {
+  /** Host directory with the competition's files; mounted read-only. */
+  dir: string;
+  /** Slug: the data appears at /kaggle/input/<competition>/ and directly under /kaggle/input/. */
+  competition: string;
+}
+
+export interface SandboxRequest {
+  kind: 'auto' | SandboxKind;
+  /** Environment name (sandboxes/<name>/environment.json). */
+  environment: string;
+  cacheDir: string;
+  data?: DataMount;
+  /** host backend: the python that has jupyter_server + ipykernel. */
+  python?: string;
+  /** remote backend. */
+  url?: string;
+  token?: string;
+  memoryMb?: number;
+  cpus?: number;
+  pids?: number;
+}
+
+export interface JupyterEndpoint {
+  /** http://host:port/ or http://localhost/ when talking over socketPath. */
+  baseUrl: string;
+  token: string;
+  /** Set when the server listens on a Unix socket (docker, bwrap). */
+  socketPath?: string;
+}
+
+export interface Sandbox {
+  kind: SandboxKind;
+  /** Why this backend (e.g. "auto: docker engine reachable and image nbmodernize/debian13:abc built"). */
+  reason: string;
+  endpoint: JupyterEndpoint;
+  /** Host path of the notebook's writable working dir (/kaggle/working inside). */
+  workDirHost: string;
+  /** The working dir as the kernel sees it. */
+  workDirInside: string;
+  startMs: number;
+  limits: Record<string, number | string | boolean>;
+  environment: { name: string; hash: string; python?: string; versions?: Record<string, string> };
+  /** Stop the server and everything it started; idempotent. */
+  stop(): Promise<void>;
+}

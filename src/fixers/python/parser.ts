@@ -1,0 +1,41 @@
+/**
+ * The one module that imports web-tree-sitter. A real Python parse tree (tree-sitter-python's
+ * grammar, which also accepts Python 2 `print x` / `exec` statements) for codemods and def-use
+ * analysis; WASM so installs need no native build.
+ */
+import { createRequire } from 'node:module';
+import { Parser, Language } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
+
+export type { Node as SyntaxNode, Tree as SyntaxTree };
+
+const require = createRequire(import.meta.url);
+let ready: Promise<Parser> | undefined;
+
+/** Initialise once per process; every caller shares the parser. */
+export function pythonParser(): Promise<Parser> {
+  ready ??= (async () => {
+    await Parser.init();
+    const wasm = require.resolve('tree-sitter-python/tree-sitter-python.wasm');
+    const lang = await Language.load(wasm);
+    const parser = new Parser();
+    parser.setLanguage(lang);
+    return parser;
+  })();
+  return ready;
+}
+
+export async function parsePython(source: string): Promise<Tree> {
+  const parser = await pythonParser();
+  const tree = parser.parse(source);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  return tree;
+}
+
+/** Depth-first walk over named and anonymous nodes. */
+export function* walk(node: Node): Generator<Node> {
+  yield node;
+  for (const child of node.children) {
+    if (child) yield* walk(child);
+  }
+}
