@@ -44,6 +44,8 @@ export interface Sandbox {
   startMs: number;
   limits: Record<string, number | string | boolean>;
   environment: { name: string; hash: string; python?: string; versions?: Record<string, string> };
+  /** True when the sandbox's memory limit made the kernel OOM-kill something (when knowable). */
+  oomKilled(): boolean;
   /** Stop the server and everything it started; idempotent. */
   stop(): Promise<void>;
 }

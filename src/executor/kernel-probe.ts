@@ -1,0 +1,144 @@
+/**
+ * Python that runs silently in the kernel (silent=True: no outputs, no history, no execution
+ * count) to collect what the kernel's messages don't carry: per-cell peak RSS (VmHWM, reset via
+ * /proc/self/clear_refs before each cell) and a bounded summary of the user namespace.
+ * It lives in sys.modules, not in the user's namespace, so `dir()` and `whos` stay clean.
+ */
+export const PROBE_MODULE = '__nbmodernize_probe__';
+
+const PROBE_SOURCE = String.raw`
+import json as _json, sys as _sys
+
+MAX_VARS = 120
+MAX_COLS = 60
+MAX_BYTES = 24000
+_SKIP = {'In', 'Out', 'exit', 'quit', 'get_ipython'}
+
+def reset_peak():
+    try:
+        with open('/proc/self/clear_refs', 'w') as f:
+            f.write('5')
+        return True
+    except Exception:
+        return False
+
+def peak_rss():
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith('VmHWM:'):
+                    return int(line.split()[1]) * 1024
+    except Exception:
+        pass
+    try:
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    except Exception:
+        return None
+
+def _short(v, n=80):
+    try:
+        r = repr(v)
+    except Exception:
+        return None
+    return r if len(r) <= n else r[: n - 3] + '...'
+
+def _describe(name, v):
+    t = type(v)
+    d = {'name': name, 'type': t.__qualname__}
+    mod = getattr(t, '__module__', '')
+    if mod and mod != 'builtins':
+        d['module'] = mod
+    # Only look at attributes of types we know: arbitrary properties can be slow or have side effects.
+    if mod.startswith('pandas'):
+        if hasattr(v, 'shape'):
+            d['shape'] = [int(x) for x in v.shape]
+        if t.__name__ == 'DataFrame':
+            cols = [str(c) for c in list(v.columns[:MAX_COLS])]
+            d['columns'] = cols
+            d['dtypes'] = {str(c): str(dt) for c, dt in list(v.dtypes.items())[:MAX_COLS]}
+        elif t.__name__ == 'Series':
+            d['dtype'] = str(v.dtype)
+        elif hasattr(v, 'dtype'):
+            d['dtype'] = str(v.dtype)
+    elif mod.startswith('numpy'):
+        if hasattr(v, 'shape') and hasattr(v, 'dtype'):
+            d['shape'] = [int(x) for x in v.shape]
+            d['dtype'] = str(v.dtype)
+            if v.shape == ():
+                d['value'] = _short(v.item() if hasattr(v, 'item') else v)
+    elif mod.startswith('scipy.sparse') and hasattr(v, 'shape'):
+        d['shape'] = [int(x) for x in v.shape]
+        d['dtype'] = str(getattr(v, 'dtype', ''))
+    elif t in (int, float, bool, complex) or v is None:
+        d['value'] = _short(v)
+    elif t in (str, bytes):
+        d['length'] = len(v)
+        d['value'] = _short(v, 60)
+    elif t in (list, tuple, dict, set, frozenset):
+        d['length'] = len(v)
+    return d
+
+def state():
+    from IPython import get_ipython
+    ip = get_ipython()
+    ns = ip.user_ns
+    hidden = getattr(ip, 'user_ns_hidden', {})
+    out, truncated, size = [], False, 0
+    import types
+    for name in sorted(ns):
+        if name.startswith('_') or name in _SKIP or (name in hidden and ns[name] is hidden[name]):
+            continue
+        v = ns[name]
+        if isinstance(v, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
+            continue
+        if len(out) >= MAX_VARS:
+            truncated = True
+            break
+        try:
+            d = _describe(name, v)
+        except Exception as e:
+            d = {'name': name, 'type': type(v).__qualname__}
+        s = len(_json.dumps(d, default=str))
+        if size + s > MAX_BYTES:
+            truncated = True
+            break
+        size += s
+        out.append(d)
+    return {'variables': out, 'truncated': truncated}
+
+class _Json:
+    def __init__(self, obj):
+        self.obj = obj
+    def __repr__(self):
+        return _json.dumps(self.obj, default=str)
+
+def after_cell(collect_state=True):
+    res = {'peak': peak_rss()}
+    if collect_state:
+        try:
+            res['state'] = state()
+        except Exception as e:
+            res['stateError'] = repr(e)
+    reset_peak()
+    return _Json(res)
+`;
+
+/** Silent code that installs the probe module and resets the peak-RSS counter for the first cell. */
+export function probeInstallCode(): string {
+  return [
+    'def __nbm_install(src):',
+    '    import sys, types',
+    `    m = types.ModuleType(${JSON.stringify(PROBE_MODULE)})`,
+    '    exec(compile(src, "<nbmodernize-probe>", "exec"), m.__dict__)',
+    `    sys.modules[${JSON.stringify(PROBE_MODULE)}] = m`,
+    '    m.reset_peak()',
+    `__nbm_install(${JSON.stringify(PROBE_SOURCE)})`,
+    'del __nbm_install',
+  ].join('\n');
+}
+
+/** A user expression evaluated after each cell; its text/plain repr is JSON. */
+export function afterCellExpression(collectState: boolean): string {
+  return `__import__('sys').modules[${JSON.stringify(PROBE_MODULE)}].after_cell(${collectState ? 'True' : 'False'})`;
+}

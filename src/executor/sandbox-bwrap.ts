@@ -1,0 +1,93 @@
+/**
+ * bubblewrap backend: the environment's rootfs read-only as /, every namespace unshared (no
+ * network), uid 1000, a cgroup for memory/pids/CPU when the host allows one, the Jupyter server
+ * on a Unix socket in a bind-mounted dir.
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { EnvironmentError } from '../core/errors.js';
+import { log } from '../core/log.js';
+import { createCgroup } from './cgroup.js';
+import { requireHostTool } from './environment/host-tools.js';
+import { dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
+import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, waitForServer } from './server-process.js';
+import type { Sandbox, SandboxRequest } from './types.js';
+import type { BuiltEnvironment } from './environment/build.js';
+
+const SOCK_DIR = '/nbm/sock';
+
+export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, reason: string, signal?: AbortSignal): Promise<Sandbox> {
+  const bwrap = requireHostTool('bwrap', 'bubblewrap');
+  const t0 = Date.now();
+  const ws = makeWorkspace('bwrap');
+  const token = newToken();
+  const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
+  const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
+  const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000 };
+  const args = ['--ro-bind', env.rootfs, '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/nbm/home',
+    '--bind', ws.sockDir, SOCK_DIR, '--bind', ws.workDir, KAGGLE_WORKING];
+  if (req.data) {
+    // /kaggle/input is read-only in the rootfs, so a tmpfs makes room for the mount points, then goes read-only too.
+    args.push('--tmpfs', KAGGLE_INPUT);
+    for (const m of dataMounts(req.data)) args.push('--ro-bind', m.hostPath, m.target);
+    args.push('--remount-ro', KAGGLE_INPUT);
+  }
+  args.push('--unshare-all', '--uid', '1000', '--gid', '1000', '--die-with-parent', '--new-session', '--chdir', KAGGLE_WORKING, '--clearenv');
+  for (const [k, v] of Object.entries(sandboxEnv())) args.push('--setenv', k, v);
+  args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING }));
+
+  let cmd = bwrap;
+  let argv = args;
+  if (cg) {
+    // Join the cgroup before exec'ing bwrap, so every process of the sandbox is inside from the start.
+    const joins = cg.procsFiles.map((f) => `echo $$ > '${f}'`).join(' && ');
+    cmd = '/bin/sh';
+    argv = ['-c', `${joins} && exec "$@"`, 'sh', bwrap, ...args];
+    if (memoryBytes) limits.memoryMb = req.memoryMb!;
+    if (req.pids) limits.pids = req.pids;
+    if (req.cpus) limits.cpus = req.cpus;
+    limits.limitMechanism = `cgroup v${cg.version}`;
+  } else if (memoryBytes) {
+    // No cgroup here: cap each process's data segment instead (RLIMIT_AS would break BLAS's large reservations).
+    cmd = requireHostTool('prlimit', 'util-linux');
+    argv = [`--data=${memoryBytes}`, ...(req.pids ? [`--nproc=${req.pids}`] : []), bwrap, ...args];
+    limits.memoryMb = req.memoryMb!;
+    limits.limitMechanism = 'rlimit (per process)';
+  }
+  const server = spawnServer(cmd, argv, { logFile: path.join(ws.root, 'server.log'), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  const endpoint = { baseUrl: 'http://localhost/', token, socketPath: path.join(ws.sockDir, 'js.sock') };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await server.stop();
+    cg?.destroy();
+    ws.remove();
+  };
+  try {
+    await waitForServer(endpoint, server, 60_000, signal);
+  } catch (err) {
+    await stop();
+    if (err instanceof EnvironmentError) throw err;
+    throw err;
+  }
+  log.info(`bwrap sandbox up in ${Date.now() - t0} ms (${ws.root})`);
+  return {
+    kind: 'bwrap',
+    reason,
+    endpoint,
+    workDirHost: ws.workDir,
+    workDirInside: KAGGLE_WORKING,
+    startMs: Date.now() - t0,
+    limits,
+    environment: envSummary(env),
+    oomKilled: () => cg?.oomKilled() ?? false,
+    stop,
+  };
+}
+
+export function envSummary(env: BuiltEnvironment): Sandbox['environment'] {
+  const versions: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env.versions?.pythonModules ?? {})) if (v) versions[k] = v;
+  return { name: env.name, hash: env.hash, python: env.versions?.python, versions };
+}
