@@ -1,0 +1,100 @@
+/**
+ * The one module that imports `@anthropic-ai/sdk`. Messages API, with prompt caching: the system
+ * block (instructions + reply contract, identical across calls) carries cache_control.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { LlmError, httpError } from './errors.js';
+import { costOf } from './pricing.js';
+import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
+import { withRetry } from './retry.js';
+import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+
+export interface AnthropicProviderOptions extends ProviderOptions {
+  /** Mark the system block for prompt caching (default true). */
+  cacheSystem?: boolean;
+  /**
+   * Send `temperature`? Default false: the Messages API in this SDK generation no longer
+   * declares it (deprecated), so it is only sent for servers that still want it.
+   */
+  sendTemperature?: boolean;
+}
+
+export class AnthropicProvider implements LlmProvider {
+  readonly provider = 'anthropic';
+  readonly model: string;
+  private readonly client: Anthropic;
+
+  constructor(private readonly opts: AnthropicProviderOptions) {
+    this.model = opts.model;
+    this.client = new Anthropic({
+      apiKey: opts.apiKey || NO_KEY,
+      baseURL: opts.baseURL || 'https://api.anthropic.com',
+      timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: 0,
+    });
+  }
+
+  async complete(req: LlmRequest): Promise<LlmResponse> {
+    const now = this.opts.now ?? Date.now;
+    const started = now();
+    const system: Anthropic.TextBlockParam[] = [
+      {
+        type: 'text',
+        text: req.system,
+        ...(this.opts.cacheSystem === false ? {} : { cache_control: { type: 'ephemeral' as const } }),
+      },
+    ];
+    const body: Anthropic.MessageCreateParamsNonStreaming = {
+      model: this.model,
+      system,
+      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      max_tokens: req.maxTokens,
+      ...(this.opts.sendTemperature ? ({ temperature: req.temperature } as Record<string, number>) : {}),
+    };
+    const { value: msg, attempts } = await withRetry(async () => {
+      try {
+        return await this.client.messages.create(body);
+      } catch (err) {
+        throw toLlmError(err);
+      }
+    }, retryPolicy(this.opts));
+
+    if (!msg || !Array.isArray(msg.content)) {
+      throw new LlmError('malformed-reply', 'anthropic: the reply has no content blocks', { provider: 'anthropic', attempts });
+    }
+    const text = msg.content
+      .filter((b: any) => b && b.type === 'text' && typeof b.text === 'string')
+      .map((b: any) => b.text as string)
+      .join('');
+    const u: any = msg.usage ?? {};
+    const read = Number(u.cache_read_input_tokens ?? 0) || 0;
+    const write = Number(u.cache_creation_input_tokens ?? 0) || 0;
+    const usage = {
+      inputTokens: (Number(u.input_tokens ?? 0) || 0) + read + write,
+      outputTokens: Number(u.output_tokens ?? 0) || 0,
+      ...(read ? { cacheReadTokens: read } : {}),
+      ...(write ? { cacheWriteTokens: write } : {}),
+    };
+    const model = typeof msg.model === 'string' && msg.model ? msg.model : this.model;
+    const cost = costOf(model, usage, this.opts.pricing);
+    return {
+      text,
+      usage,
+      model,
+      provider: this.provider,
+      costUsd: cost.costUsd,
+      priced: cost.priced,
+      latencyMs: now() - started,
+      attempts,
+      ...(msg.stop_reason === 'max_tokens' ? { truncated: true } : {}),
+    };
+  }
+}
+
+function toLlmError(err: unknown): unknown {
+  if (err instanceof Anthropic.APIConnectionTimeoutError) return new LlmError('timeout', 'anthropic: request timed out', { provider: 'anthropic' });
+  if (err instanceof Anthropic.APIConnectionError) return new LlmError('connection', `anthropic: connection failed: ${err.message}`, { provider: 'anthropic' });
+  if (err instanceof Anthropic.APIError) return httpError('anthropic', err.status, err.message, err.headers);
+  if (err instanceof SyntaxError) return new LlmError('malformed-reply', `anthropic: the server's reply is not valid JSON: ${err.message}`, { provider: 'anthropic' });
+  return err;
+}

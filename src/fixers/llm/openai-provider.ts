@@ -1,0 +1,95 @@
+/**
+ * The one module that imports `openai`. Speaks Chat Completions, so it works against OpenAI and
+ * any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LM Studio, ...) chosen by baseURL.
+ */
+import OpenAI from 'openai';
+import { LlmError, httpError } from './errors.js';
+import { costOf } from './pricing.js';
+import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
+import { withRetry } from './retry.js';
+import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+
+export interface OpenAiProviderOptions extends ProviderOptions {
+  /**
+   * Which output-length parameter to send. OpenAI's newer models want max_completion_tokens;
+   * many compatible servers only know max_tokens. Default: max_completion_tokens for the
+   * official API (no baseURL), max_tokens for a custom baseURL.
+   */
+  maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+  /** Send temperature? Default: not for reasoning models (o1/o3/o4/gpt-5), which reject it. */
+  sendTemperature?: boolean;
+}
+
+const REASONING_MODEL = /^(o\d|gpt-5)/i;
+
+export class OpenAiProvider implements LlmProvider {
+  readonly provider = 'openai';
+  readonly model: string;
+  private readonly client: OpenAI;
+
+  constructor(private readonly opts: OpenAiProviderOptions) {
+    this.model = opts.model;
+    this.client = new OpenAI({
+      apiKey: opts.apiKey || NO_KEY,
+      baseURL: opts.baseURL || 'https://api.openai.com/v1',
+      organization: null,
+      project: null,
+      timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: 0,
+    });
+  }
+
+  async complete(req: LlmRequest): Promise<LlmResponse> {
+    const now = this.opts.now ?? Date.now;
+    const started = now();
+    const maxParam = this.opts.maxTokensParam ?? (this.opts.baseURL ? 'max_tokens' : 'max_completion_tokens');
+    const sendTemp = this.opts.sendTemperature ?? !REASONING_MODEL.test(this.model);
+    const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
+      model: this.model,
+      messages: [{ role: 'system', content: req.system }, ...req.messages.map((m) => ({ role: m.role, content: m.content }))],
+      ...(maxParam === 'max_tokens' ? { max_tokens: req.maxTokens } : { max_completion_tokens: req.maxTokens }),
+      ...(sendTemp ? { temperature: req.temperature } : {}),
+      ...(req.cacheKey ? { prompt_cache_key: req.cacheKey } : {}),
+    };
+    const { value: completion, attempts } = await withRetry(async () => {
+      try {
+        return await this.client.chat.completions.create(body);
+      } catch (err) {
+        throw toLlmError(err);
+      }
+    }, retryPolicy(this.opts));
+
+    const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
+    const text = choice?.message?.content;
+    if (typeof text !== 'string') {
+      throw new LlmError('malformed-reply', `openai: the reply has no message content (finish_reason ${JSON.stringify(choice?.finish_reason ?? null)})`, { provider: 'openai', attempts });
+    }
+    const u = completion.usage;
+    const usage = {
+      inputTokens: u?.prompt_tokens ?? 0,
+      outputTokens: u?.completion_tokens ?? 0,
+      ...(u?.prompt_tokens_details?.cached_tokens ? { cacheReadTokens: u.prompt_tokens_details.cached_tokens } : {}),
+    };
+    const model = typeof completion.model === 'string' && completion.model ? completion.model : this.model;
+    const cost = costOf(model, usage, this.opts.pricing);
+    return {
+      text,
+      usage,
+      model,
+      provider: this.provider,
+      costUsd: cost.costUsd,
+      priced: cost.priced,
+      latencyMs: now() - started,
+      attempts,
+      ...(choice?.finish_reason === 'length' ? { truncated: true } : {}),
+    };
+  }
+}
+
+function toLlmError(err: unknown): unknown {
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('timeout', `openai: request timed out`, { provider: 'openai' });
+  if (err instanceof OpenAI.APIConnectionError) return new LlmError('connection', `openai: connection failed: ${err.message}`, { provider: 'openai' });
+  if (err instanceof OpenAI.APIError) return httpError('openai', err.status, err.message, err.headers);
+  if (err instanceof SyntaxError) return new LlmError('malformed-reply', `openai: the server's reply is not valid JSON: ${err.message}`, { provider: 'openai' });
+  return err;
+}

@@ -1,0 +1,57 @@
+/**
+ * The provider-neutral LLM interface. Everything above this layer (prompts, the agent loop,
+ * record/replay, spend tracking) talks to `LlmProvider`; only the provider modules know an SDK.
+ */
+
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest {
+  /** Stable instructions (role, constraints, reply contract): the part worth caching. */
+  system: string;
+  messages: LlmMessage[];
+  maxTokens: number;
+  temperature: number;
+  /**
+   * A key that groups requests sharing a prefix (e.g. one per notebook). OpenAI uses it as
+   * `prompt_cache_key`; Anthropic caches the system block with cache_control regardless.
+   */
+  cacheKey?: string;
+}
+
+export interface LlmUsage {
+  /** All prompt tokens, including those read from or written to the provider's cache. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens served from the provider's cache (a subset of inputTokens). */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the provider's cache (a subset of inputTokens). */
+  cacheWriteTokens?: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  usage: LlmUsage;
+  /** The model that answered, as the server reported it. */
+  model: string;
+  /** 'openai' | 'anthropic' | 'replay' | ... */
+  provider: string;
+  costUsd: number;
+  /** false when the model is not in the pricing table (costUsd is then 0). */
+  priced: boolean;
+  latencyMs: number;
+  /** Attempts made for this call (1 = no retry). */
+  attempts: number;
+  /** The model stopped because it hit maxTokens (the reply is probably cut off). */
+  truncated?: boolean;
+}
+
+export interface LlmProvider {
+  /** 'openai' | 'anthropic' | ... — recorded in Patch.source. */
+  readonly provider: string;
+  /** The model requested. */
+  readonly model: string;
+  complete(req: LlmRequest): Promise<LlmResponse>;
+}

@@ -1,0 +1,198 @@
+/**
+ * A loopback stand-in for LLM APIs, for tests that drive the REAL SDKs through our providers.
+ * Listens on 127.0.0.1 (port 0 = any free port) and speaks, non-streaming:
+ *   - OpenAI Chat Completions: POST {base}/v1/chat/completions
+ *   - Anthropic Messages:      POST {base}/v1/messages
+ * It answers from a script: an ordered list of steps (a reply text, an HTTP error, a malformed
+ * body, a delay, a dropped connection), one step per request whatever the endpoint, and records
+ * every request it received. When the script runs out it answers 500 "standin script exhausted".
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type StandinStep =
+  | {
+      reply: string;
+      /** Model name to report (default: the model requested). */
+      model?: string;
+      /** Token counts to report (default: ~chars/4 of the request and the reply). */
+      usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+      /** Report that the reply was cut off by max tokens. */
+      truncated?: boolean;
+    }
+  | {
+      status: number;
+      message?: string;
+      /** Sent as the Retry-After header (seconds, or an HTTP date). */
+      retryAfter?: string | number;
+      headers?: Record<string, string>;
+    }
+  | {
+      /** A raw 200 body that is not what the API promises (invalid JSON, missing fields, ...). */
+      malformed: string;
+      contentType?: string;
+    }
+  | { delayMs: number; then?: StandinStep }
+  | { hangUp: true };
+
+export interface StandinRequest {
+  api: 'openai' | 'anthropic' | 'unknown';
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+  raw: string;
+  at: number;
+  /** The API key the client sent (x-api-key or Authorization: Bearer). */
+  apiKey?: string;
+}
+
+export interface StandinOptions {
+  /** When set, requests without this key get 401. */
+  requireKey?: string;
+}
+
+export class LlmStandin {
+  readonly requests: StandinRequest[] = [];
+  private readonly script: StandinStep[];
+  private server!: http.Server;
+  port = 0;
+
+  private constructor(script: StandinStep[], private readonly opts: StandinOptions) {
+    this.script = [...script];
+  }
+
+  static async start(script: StandinStep[] = [], opts: StandinOptions = {}): Promise<LlmStandin> {
+    const s = new LlmStandin(script, opts);
+    s.server = http.createServer((req, res) => void s.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      s.server.once('error', reject);
+      s.server.listen(0, '127.0.0.1', () => resolve());
+    });
+    s.port = (s.server.address() as AddressInfo).port;
+    return s;
+  }
+
+  /** Base URL for the OpenAI SDK (includes /v1). */
+  get openaiBaseUrl(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  /** Base URL for the Anthropic SDK (it appends /v1/messages). */
+  get anthropicBaseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Append steps to the script. */
+  push(...steps: StandinStep[]): void {
+    this.script.push(...steps);
+  }
+
+  get pending(): number {
+    return this.script.length;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: any = undefined;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const url = req.url ?? '';
+    const api: StandinRequest['api'] = /\/chat\/completions$/.test(url) ? 'openai' : /\/messages$/.test(url) ? 'anthropic' : 'unknown';
+    const auth = req.headers['authorization'];
+    const apiKey = (req.headers['x-api-key'] as string | undefined) ?? (typeof auth === 'string' ? auth.replace(/^Bearer\s+/i, '') : undefined);
+    this.requests.push({ api, method: req.method ?? '', path: url, headers: req.headers, body, raw, at: Date.now(), ...(apiKey ? { apiKey } : {}) });
+
+    if (req.method !== 'POST' || api === 'unknown') {
+      return this.json(res, 404, { error: { message: `standin: no route ${req.method} ${url}` } });
+    }
+    if (this.opts.requireKey !== undefined && apiKey !== this.opts.requireKey) {
+      return this.error(res, api, 401, 'invalid api key');
+    }
+    const step = this.script.shift();
+    if (!step) return this.error(res, api, 500, 'standin script exhausted');
+    await this.serve(res, api, body, step, req);
+  }
+
+  private async serve(res: http.ServerResponse, api: 'openai' | 'anthropic', body: any, step: StandinStep, req: http.IncomingMessage): Promise<void> {
+    if ('delayMs' in step) {
+      await new Promise((r) => setTimeout(r, step.delayMs));
+      if (req.socket.destroyed || res.destroyed) return;
+      return this.serve(res, api, body, step.then ?? { reply: 'ok' }, req);
+    }
+    if ('hangUp' in step) {
+      req.socket.destroy();
+      return;
+    }
+    if ('malformed' in step) {
+      res.writeHead(200, { 'content-type': step.contentType ?? 'application/json' });
+      res.end(step.malformed);
+      return;
+    }
+    if ('status' in step) {
+      const headers: Record<string, string> = { ...(step.headers ?? {}) };
+      if (step.retryAfter !== undefined) headers['retry-after'] = String(step.retryAfter);
+      return this.error(res, api, step.status, step.message ?? `standin error ${step.status}`, headers);
+    }
+    const model = step.model ?? body?.model ?? 'standin-model';
+    const promptChars = JSON.stringify(body?.messages ?? []).length + JSON.stringify(body?.system ?? '').length;
+    const input = step.usage?.input ?? Math.ceil(promptChars / 4);
+    const output = step.usage?.output ?? Math.ceil(step.reply.length / 4);
+    if (api === 'openai') {
+      return this.json(res, 200, {
+        id: `chatcmpl-standin-${this.requests.length}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: step.reply, refusal: null }, finish_reason: step.truncated ? 'length' : 'stop', logprobs: null }],
+        usage: {
+          prompt_tokens: input,
+          completion_tokens: output,
+          total_tokens: input + output,
+          prompt_tokens_details: { cached_tokens: step.usage?.cacheRead ?? 0 },
+        },
+      });
+    }
+    const read = step.usage?.cacheRead ?? 0;
+    const write = step.usage?.cacheWrite ?? 0;
+    return this.json(res, 200, {
+      id: `msg_standin_${this.requests.length}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: step.reply }],
+      stop_reason: step.truncated ? 'max_tokens' : 'end_turn',
+      stop_sequence: null,
+      usage: {
+        input_tokens: Math.max(0, input - read - write),
+        output_tokens: output,
+        cache_read_input_tokens: read,
+        cache_creation_input_tokens: write,
+      },
+    });
+  }
+
+  private error(res: http.ServerResponse, api: 'openai' | 'anthropic', status: number, message: string, headers: Record<string, string> = {}): void {
+    const type = status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+    const body = api === 'anthropic'
+      ? { type: 'error', error: { type, message } }
+      : { error: { message, type, code: null, param: null } };
+    this.json(res, status, body, headers);
+  }
+
+  private json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    if (res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  }
+}
