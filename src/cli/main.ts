@@ -1,5 +1,6 @@
 import { NbmError, ExitCode, errorMessage } from '../core/errors.js';
-import { configureLogging } from '../core/log.js';
+import { format } from 'node:util';
+import { configureLogging, log } from '../core/log.js';
 import type { CliContext, CommandModule } from './context.js';
 import { cacheDirFromEnv } from './cache-dir.js';
 
@@ -32,6 +33,9 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+
+  // Libraries (e.g. @jupyterlab/services) chat on console.*; stdout belongs to --json output.
+  for (const m of ['log', 'info', 'debug', 'warn'] as const) console[m] = (...a: unknown[]) => log.debug(format(...a));
 
   const args = [...argv];
   const logLevel = takeOption(args, '--log-level') ?? process.env.NBMODERNIZE_LOG_LEVEL;

@@ -1,0 +1,69 @@
+/** Shared flag parsing for commands that run notebooks (run, and later modernize/audit/check). */
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import type { SandboxRequest } from '../executor/types.js';
+import type { CliContext } from './context.js';
+
+export const SANDBOX_FLAGS = {
+  data: { type: 'string' },
+  competition: { type: 'string' },
+  sandbox: { type: 'string', default: 'auto' },
+  env: { type: 'string', default: 'debian13' },
+  python: { type: 'string' },
+  url: { type: 'string' },
+  token: { type: 'string' },
+  memory: { type: 'string' },
+  cpus: { type: 'string' },
+  'cell-timeout': { type: 'string' },
+  timeout: { type: 'string' },
+  'allow-errors': { type: 'boolean', default: false },
+} as const;
+
+export function parseFlags(args: string[], options: Record<string, any>, command: string): { values: Record<string, any>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: values as Record<string, any>, positionals };
+  } catch (err) {
+    throw new UsageError(`${command}: ${(err as Error).message}`, `see: nbmodernize ${command} --help`);
+  }
+}
+
+export function positiveNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
+  return n;
+}
+
+export function sandboxRequestFrom(values: Record<string, any>, ctx: CliContext): SandboxRequest {
+  const kind = values.sandbox as string;
+  if (!['auto', 'docker', 'bwrap', 'host', 'remote'].includes(kind)) {
+    throw new UsageError(`--sandbox must be auto, docker, bwrap, host or remote (got "${kind}")`);
+  }
+  const req: SandboxRequest = {
+    kind: kind as SandboxRequest['kind'],
+    environment: values.env,
+    cacheDir: ctx.env.NBMODERNIZE_CACHE_DIR!,
+    memoryMb: positiveNumber(values.memory, '--memory') ?? defaultMemoryMb(),
+    cpus: positiveNumber(values.cpus, '--cpus'),
+    python: values.python,
+    url: values.url,
+    // The token may come from the environment so it stays out of shell history and `ps`.
+    token: values.token ?? ctx.env.NBMODERNIZE_REMOTE_TOKEN ?? ctx.env.JUPYTER_TOKEN,
+  };
+  if (values.data) {
+    const dir = path.resolve(ctx.cwd, values.data);
+    req.data = { dir, competition: values.competition ?? path.basename(dir) };
+  } else if (values.competition) {
+    throw new UsageError('--competition needs --data DIR (the competition files to mount)');
+  }
+  return req;
+}
+
+/** Leave headroom for the host: 75% of physical memory, at most 16 GiB per sandbox. */
+function defaultMemoryMb(): number {
+  const total = Math.floor(os.totalmem() / (1024 * 1024));
+  return Math.min(16384, Math.floor(total * 0.75));
+}
