@@ -221,6 +221,20 @@ class JupyterKernel implements KernelHandle {
 
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
+    // After the server auto-restarts a dead kernel, the library reconnects in a promise nobody
+    // awaits; disposing mid-reconnect turns it into an unhandled rejection. Let it settle first.
+    if (this.conn.connectionStatus === 'connecting') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, 10_000);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.conn.connectionStatusChanged.connect((_, status) => {
+          if (status !== 'connecting') done();
+        });
+      });
+    }
     try {
       await this.conn.shutdown();
     } catch {
