@@ -100,7 +100,7 @@ function fail(error: string, opts: ParseReplyOptions): ParsedReply {
 function summarize(plan: string, opts: ParseReplyOptions, cells: number[]): string {
   const first = plan
     .split('\n')
-    .map((l) => l.replace(/^\s*(?:#+|[-*]|\d+[.)]|plan:)\s*/i, '').replace(/\*\*/g, '').trim())
+    .map((l) => l.replace(/\*\*/g, '').replace(/^\s*(?:#+|[-*]|\d+[.)])\s*/, '').replace(/^plan\s*:\s*/i, '').trim())
     .find((l) => l.length > 0);
   const fallback = `LLM ${opts.fixType} of cell${cells.length > 1 ? 's' : ''} ${cells.join(', ')}`;
   if (!first) return fallback;
