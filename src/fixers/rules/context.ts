@@ -1,0 +1,405 @@
+/**
+ * What a rule sees: one parsed cell (masked source, tree, nodes by type) and the notebook around it
+ * (imports and aliases across all cells, names the notebook defines, DataFrame-valued names, the
+ * notebook's Python version and era, the environment's versions, the competition's data files).
+ */
+import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
+import type { Library, TextEdit } from './types.js';
+import { indexTree, type TreeIndex, callArgs, methodCall } from './tree.js';
+import type { Era } from './versions.js';
+
+export interface ParsedCell {
+  /** Index in notebook.cells. */
+  index: number;
+  /** Original source. */
+  source: string;
+  /** Masked source (same length) that was parsed. */
+  text: string;
+  masked: Array<[number, number]>;
+  tree: SyntaxTree;
+  idx: TreeIndex;
+}
+
+export interface Binding {
+  /** Fully qualified name the local name refers to ("numpy", "sklearn.cross_validation.KFold"). */
+  qname: string;
+  cell: number;
+  offset: number;
+  /** The import statement node. */
+  stmt: SyntaxNode;
+  /** The node naming what was imported (dotted_name / aliased_import). */
+  item: SyntaxNode;
+}
+
+export interface EnvironmentInfo {
+  name: string;
+  /** Libraries not in the environment -> candidate replacements. */
+  unavailable: Record<string, string[]>;
+  /** Importable top-level modules of the environment's libraries (beyond the standard library). */
+  modules: Set<string>;
+}
+
+export interface NotebookInfo {
+  pythonMajor: 2 | 3;
+  pythonVersion?: string;
+  env: Record<string, string>;
+  environment: EnvironmentInfo;
+  era: Era;
+  /** Data file names (basenames and relative paths under the data dir). */
+  dataFiles: string[];
+}
+
+const FRAME_PRODUCERS = new Set([
+  'read_csv', 'read_table', 'read_excel', 'read_json', 'read_sql', 'read_sql_query', 'read_pickle', 'read_parquet',
+  'read_hdf', 'read_fwf', 'DataFrame', 'concat', 'merge', 'get_dummies', 'pivot_table', 'crosstab',
+]);
+const FRAME_METHODS = new Set([
+  'copy', 'drop', 'dropna', 'fillna', 'merge', 'join', 'append', 'reset_index', 'set_index', 'sort_values',
+  'sort_index', 'rename', 'assign', 'query', 'head', 'tail', 'sample', 'drop_duplicates', 'replace', 'astype',
+  'select_dtypes', 'transpose', 'describe', 'pivot_table', 'reindex', 'combine_first',
+]);
+
+export class NotebookContext {
+  readonly bindings = new Map<string, Binding[]>();
+  /** Names bound by assignment, def, class, loops, parameters, with/except targets (not imports). */
+  readonly assigned = new Set<string>();
+  /** Names assigned from pandas DataFrame producers (read_csv, DataFrame, concat...) or their methods. */
+  readonly frames = new Set<string>();
+  /** Modules imported anywhere (`import a.b` records "a.b" and "a"). */
+  readonly importedModules = new Set<string>();
+  /** `from X import *` modules. */
+  readonly starModules = new Set<string>();
+  readonly futureDivision: boolean;
+  readonly futurePrint: boolean;
+
+  constructor(readonly cells: ParsedCell[], readonly info: NotebookInfo) {
+    let futureDivision = false;
+    let futurePrint = false;
+    for (const cell of cells) {
+      for (const stmt of cell.idx.byType.get('future_import_statement') ?? []) {
+        for (const n of stmt.namedChildren) {
+          if (n?.text === 'division') futureDivision = true;
+          if (n?.text === 'print_function') futurePrint = true;
+        }
+      }
+      this.collectImports(cell);
+      this.collectAssigned(cell);
+    }
+    this.futureDivision = futureDivision;
+    this.futurePrint = futurePrint;
+    this.collectFrames();
+  }
+
+  get pythonMajor(): 2 | 3 {
+    return this.info.pythonMajor;
+  }
+
+  private bind(name: string, b: Binding): void {
+    let list = this.bindings.get(name);
+    if (!list) this.bindings.set(name, (list = []));
+    list.push(b);
+  }
+
+  private collectImports(cell: ParsedCell): void {
+    for (const stmt of cell.idx.byType.get('import_statement') ?? []) {
+      for (const item of stmt.childrenForFieldName('name')) {
+        if (!item) continue;
+        if (item.type === 'dotted_name') {
+          const full = item.text.replace(/\s+/g, '');
+          this.addModule(full);
+          this.bind(full.split('.')[0], { qname: full.split('.')[0], cell: cell.index, offset: stmt.startIndex, stmt, item });
+        } else if (item.type === 'aliased_import') {
+          const name = item.childForFieldName('name')?.text.replace(/\s+/g, '');
+          const alias = item.childForFieldName('alias')?.text;
+          if (name && alias) {
+            this.addModule(name);
+            this.bind(alias, { qname: name, cell: cell.index, offset: stmt.startIndex, stmt, item });
+          }
+        }
+      }
+    }
+    for (const stmt of cell.idx.byType.get('import_from_statement') ?? []) {
+      const mod = stmt.childForFieldName('module_name');
+      if (!mod || mod.type !== 'dotted_name') continue;
+      const modName = mod.text.replace(/\s+/g, '');
+      this.addModule(modName);
+      if (stmt.namedChildren.some((c) => c?.type === 'wildcard_import')) this.starModules.add(modName);
+      for (const item of stmt.childrenForFieldName('name')) {
+        if (!item) continue;
+        if (item.type === 'dotted_name') {
+          this.bind(item.text, { qname: `${modName}.${item.text}`, cell: cell.index, offset: stmt.startIndex, stmt, item });
+        } else if (item.type === 'aliased_import') {
+          const name = item.childForFieldName('name')?.text;
+          const alias = item.childForFieldName('alias')?.text;
+          if (name && alias) this.bind(alias, { qname: `${modName}.${name}`, cell: cell.index, offset: stmt.startIndex, stmt, item });
+        }
+      }
+    }
+  }
+
+  private addModule(full: string): void {
+    const parts = full.split('.');
+    for (let i = 1; i <= parts.length; i++) this.importedModules.add(parts.slice(0, i).join('.'));
+  }
+
+  private collectAssigned(cell: ParsedCell): void {
+    const add = (n: SyntaxNode | null | undefined) => collectTargets(n, this.assigned);
+    const by = cell.idx.byType;
+    for (const t of ['assignment', 'augmented_assignment']) for (const n of by.get(t) ?? []) add(n.childForFieldName('left'));
+    for (const t of ['for_statement', 'for_in_clause']) for (const n of by.get(t) ?? []) add(n.childForFieldName('left'));
+    for (const t of ['function_definition', 'class_definition']) for (const n of by.get(t) ?? []) add(n.childForFieldName('name'));
+    for (const n of by.get('as_pattern_target') ?? []) add(n.firstNamedChild);
+    for (const n of by.get('named_expression') ?? []) add(n.childForFieldName('name'));
+    for (const t of ['global_statement', 'nonlocal_statement']) for (const n of by.get(t) ?? []) for (const c of n.namedChildren) add(c);
+    for (const t of ['parameters', 'lambda_parameters']) {
+      for (const n of by.get(t) ?? []) {
+        for (const p of n.namedChildren) {
+          if (!p) continue;
+          if (p.type === 'identifier') add(p);
+          else if (p.type === 'default_parameter' || p.type === 'typed_default_parameter') add(p.childForFieldName('name'));
+          else if (p.type === 'typed_parameter' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern') add(p.firstNamedChild);
+          else add(p);
+        }
+      }
+    }
+    // Python 2: `except E, e:` binds e.
+    for (const n of by.get('except_clause') ?? []) {
+      const values = n.childrenForFieldName('value').filter(Boolean);
+      if (values.length === 2) add(values[1]);
+    }
+  }
+
+  private collectFrames(): void {
+    const assigns: Array<{ left: SyntaxNode; right: SyntaxNode; cell: number }> = [];
+    for (const cell of this.cells) {
+      for (const a of cell.idx.byType.get('assignment') ?? []) {
+        const left = a.childForFieldName('left');
+        const right = a.childForFieldName('right');
+        if (left?.type === 'identifier' && right) assigns.push({ left, right, cell: cell.index });
+      }
+    }
+    for (let round = 0; round < 3; round++) {
+      let changed = false;
+      for (const { left, right, cell } of assigns) {
+        if (this.frames.has(left.text)) continue;
+        if (this.isFrameExpr(right, cell)) {
+          this.frames.add(left.text);
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+  }
+
+  /** Heuristic: does this expression evaluate to a pandas DataFrame (or Series)? */
+  isFrameExpr(node: SyntaxNode, cell: number): boolean {
+    if (node.type === 'identifier') return this.frames.has(node.text);
+    if (node.type === 'call') {
+      const fn = node.childForFieldName('function');
+      const q = fn ? this.qname(fn, cell) : undefined;
+      if (q && q.startsWith('pandas.') && FRAME_PRODUCERS.has(q.split('.').pop()!)) return true;
+      const m = methodCall(node);
+      if (m && FRAME_METHODS.has(m.name) && this.isFrameExpr(m.recv, cell)) {
+        // `x = df.append(...)` is pandas; list.append returns None and is never assigned usefully.
+        return true;
+      }
+      if (m && m.name === 'append' && callArgs(node)?.keywords.has('ignore_index')) return true;
+      return false;
+    }
+    if (node.type === 'subscript') {
+      const v = node.childForFieldName('value');
+      return !!v && this.isFrameExpr(v, cell);
+    }
+    if (node.type === 'attribute') {
+      const obj = node.childForFieldName('object');
+      const attr = node.childForFieldName('attribute')?.text;
+      if (obj && (attr === 'loc' || attr === 'iloc' || attr === 'T')) return this.isFrameExpr(obj, cell);
+    }
+    return false;
+  }
+
+  /** Is this name bound anywhere in the notebook (import, assignment, def, parameter...)? */
+  isBound(name: string): boolean {
+    return this.bindings.has(name) || this.assigned.has(name);
+  }
+
+  /** The binding of a local name as seen from `cell`: the latest import at or before it, else the first. */
+  binding(name: string, cell: number): Binding | undefined {
+    const list = this.bindings.get(name);
+    if (!list || list.length === 0) return undefined;
+    let best: Binding | undefined;
+    for (const b of list) if (b.cell <= cell) best = b;
+    return best ?? list[0];
+  }
+
+  /** Qualified name of an identifier / attribute chain through the notebook's imports. */
+  qname(node: SyntaxNode, cell: number): string | undefined {
+    if (node.type === 'identifier') {
+      const b = this.binding(node.text, cell);
+      if (b && !this.assigned.has(node.text)) return b.qname;
+      if (b && this.assigned.has(node.text)) {
+        // Imported and also assigned somewhere: trust the import only for module-like names.
+        return b.qname.includes('.') || /^[a-z]/.test(node.text) ? b.qname : undefined;
+      }
+      return undefined;
+    }
+    if (node.type === 'attribute') {
+      const obj = node.childForFieldName('object');
+      const attr = node.childForFieldName('attribute');
+      if (!obj || !attr) return undefined;
+      const base = this.qname(obj, cell);
+      return base ? `${base}.${attr.text}` : undefined;
+    }
+    return undefined;
+  }
+
+  /** Local name under which `module` (exactly) is imported, e.g. "numpy" -> "np". */
+  aliasFor(module: string): string | undefined {
+    let best: Binding | undefined;
+    let bestName: string | undefined;
+    for (const [name, list] of this.bindings) {
+      for (const b of list) {
+        if (b.qname === module && !this.assigned.has(name) && (!best || b.cell < best.cell || (b.cell === best.cell && b.offset < best.offset))) {
+          best = b;
+          bestName = name;
+        }
+      }
+    }
+    return bestName;
+  }
+
+  /** The first cell index where `module` is imported under `name` (for "is it imported before cell c"). */
+  importedBefore(module: string, cell: number): boolean {
+    for (const list of this.bindings.values()) for (const b of list) if (b.qname === module && b.cell <= cell) return true;
+    return false;
+  }
+}
+
+/** Identifiers bound by an assignment target (names, tuples, lists, starred). */
+export function collectTargets(n: SyntaxNode | null | undefined, into: Set<string>): void {
+  if (!n) return;
+  switch (n.type) {
+    case 'identifier':
+      into.add(n.text);
+      return;
+    case 'pattern_list': case 'tuple_pattern': case 'list_pattern': case 'tuple': case 'list':
+    case 'parenthesized_expression': case 'list_splat_pattern': case 'expression_list': case 'as_pattern_target':
+      for (const c of n.namedChildren) collectTargets(c, into);
+      return;
+    default:
+      return;
+  }
+}
+
+export class CellContext {
+  constructor(readonly nb: NotebookContext, readonly cell: ParsedCell) {}
+
+  get index(): number {
+    return this.cell.index;
+  }
+
+  /** The masked source the tree was built from (same offsets as the original). */
+  get source(): string {
+    return this.cell.text;
+  }
+
+  get root(): SyntaxNode {
+    return this.cell.tree.rootNode;
+  }
+
+  nodes(type: string): SyntaxNode[] {
+    return this.cell.idx.byType.get(type) ?? [];
+  }
+
+  qname(node: SyntaxNode | null | undefined): string | undefined {
+    return node ? this.nb.qname(node, this.cell.index) : undefined;
+  }
+
+  /** Calls whose function resolves (through imports) to one of `qnames`. */
+  *callsTo(qnames: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> {
+    const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
+    for (const call of this.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      if (!fn) continue;
+      const q = this.qname(fn);
+      if (q && set.has(q)) yield { call, fn, qname: q };
+    }
+  }
+
+  /** Method calls `<anything>.name(...)` with name in `names`. */
+  *methodCalls(names: Iterable<string>): Generator<{ call: SyntaxNode; recv: SyntaxNode; name: string; nameNode: SyntaxNode; attr: SyntaxNode }> {
+    const set = names instanceof Set ? (names as Set<string>) : new Set(names);
+    for (const call of this.nodes('call')) {
+      const m = methodCall(call);
+      if (m && set.has(m.name)) yield { call, ...m };
+    }
+  }
+
+  /** Attribute nodes whose qualified name is in `qnames` (e.g. "numpy.float"). */
+  *attributesTo(qnames: Iterable<string>): Generator<{ node: SyntaxNode; qname: string }> {
+    const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
+    for (const node of this.nodes('attribute')) {
+      const attr = node.childForFieldName('attribute');
+      if (!attr) continue;
+      const q = this.qname(node);
+      if (q && set.has(q)) yield { node, qname: q };
+    }
+  }
+
+  inError(node: SyntaxNode): boolean {
+    for (const [s, e] of this.cell.idx.errors) if (node.startIndex >= s && node.endIndex <= e) return true;
+    return false;
+  }
+
+  /** A free reference to a builtin-like name: not an attribute's member, keyword, parameter or definition. */
+  isFreeName(id: SyntaxNode): boolean {
+    const p = id.parent;
+    if (!p) return false;
+    if (p.type === 'attribute' && p.childForFieldName('attribute')?.startIndex === id.startIndex) return false;
+    if (p.type === 'keyword_argument' && p.childForFieldName('name')?.startIndex === id.startIndex) return false;
+    if (['dotted_name', 'aliased_import', 'parameters', 'lambda_parameters', 'default_parameter', 'typed_parameter',
+      'function_definition', 'class_definition', 'global_statement', 'nonlocal_statement'].includes(p.type)) return false;
+    return true;
+  }
+
+  /** Offset where an import line can go at the top of this cell (after a cell magic and __future__ imports). */
+  importOffset(): number {
+    let offset = 0;
+    const src = this.cell.source;
+    if (/^[ \t]*%%/.test(src)) {
+      const nl = src.indexOf('\n');
+      offset = nl < 0 ? src.length : nl + 1;
+    }
+    for (const stmt of this.nodes('future_import_statement')) {
+      if (stmt.parent?.type === 'module') {
+        const nl = src.indexOf('\n', stmt.endIndex);
+        offset = Math.max(offset, nl < 0 ? src.length : nl + 1);
+      }
+    }
+    return offset;
+  }
+
+  /** An edit inserting `line` (without newline) at the top of the cell. */
+  importEdit(line: string): TextEdit {
+    const at = this.importOffset();
+    const src = this.cell.source;
+    const needsNl = at === src.length && at > 0 && !src.endsWith('\n');
+    return { start: at, end: at, text: (needsNl ? '\n' : '') + line + '\n' };
+  }
+
+  /**
+   * The local name to use for `module` in generated code (e.g. "np" for numpy), plus an import edit
+   * when the notebook does not import it before this cell.
+   */
+  moduleRef(module: string, preferred: string): { name: string; edit?: TextEdit } | undefined {
+    const alias = this.nb.aliasFor(module);
+    if (alias && this.nb.importedBefore(module, this.cell.index)) return { name: alias };
+    if (alias) return { name: alias, edit: this.importEdit(alias === module ? `import ${module}` : `import ${module} as ${alias}`) };
+    if (this.nb.isBound(preferred)) return undefined;
+    return { name: preferred, edit: this.importEdit(preferred === module ? `import ${module}` : `import ${module} as ${preferred}`) };
+  }
+
+  libraryVersion(lib: Library): string | undefined {
+    return this.nb.info.env[lib];
+  }
+}

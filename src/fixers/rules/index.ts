@@ -1,0 +1,120 @@
+/**
+ * Library entry points of the deterministic rule engine (zero LLM calls):
+ *  - scanNotebook: static findings, like a linter;
+ *  - fixNotebook: apply every safe rule until nothing changes; a new notebook plus patches;
+ *  - rulesForError: candidate patches for one failing cell, picked by the error's signature;
+ *  - pinDefaults: score-calibration patches that pin the old defaults the notebook's era relied on.
+ */
+import type { Notebook } from '../../core/notebook.js';
+import { toLines } from '../../core/notebook.js';
+import type { Finding, FixType, Patch } from '../../core/patch.js';
+import { ALL_RULES } from './registry.js';
+import { applyChanges, fixCells, parseNotebookCells, disposeCells, scanCells, type CellChange, type EngineOptions } from './engine.js';
+import type { Rule } from './types.js';
+
+export type { Rule, Fixture, Library, ErrorSignature, EraHint } from './types.js';
+export type { EngineOptions } from './engine.js';
+export { ALL_RULES, ruleById } from './registry.js';
+export { loadEnvironmentInfo, environmentVersions } from './environment-info.js';
+
+export type RuleOptions = EngineOptions;
+
+export type RuleFinding = Finding & { link: string };
+
+export async function scanNotebook(nb: Notebook, opts: RuleOptions = {}): Promise<RuleFinding[]> {
+  const cells = await parseNotebookCells(nb);
+  try {
+    return (await scanCells(nb, cells, opts.rules ?? ALL_RULES, opts)).findings;
+  } finally {
+    disposeCells(cells);
+  }
+}
+
+export interface FixNotebookResult {
+  notebook: Notebook;
+  /** One patch per changed cell (replace op with the new source), in cell order. */
+  patches: Patch[];
+  /** Findings left in the rewritten notebook (report-only ones, with explanations for the LLM stage). */
+  findings: RuleFinding[];
+  /** Findings in the input notebook, before rewriting. */
+  originalFindings: RuleFinding[];
+  /** Per changed cell: old and new source and the rules that changed it. */
+  changes: CellChange[];
+}
+
+export async function fixNotebook(nb: Notebook, opts: RuleOptions = {}): Promise<FixNotebookResult> {
+  const res = await fixCells(nb, opts.rules ?? ALL_RULES, opts);
+  const notebook = applyChanges(nb, res.changes, toLines);
+  return {
+    notebook,
+    patches: res.changes.map(changeToPatch),
+    findings: res.remaining,
+    originalFindings: res.original,
+    changes: res.changes,
+  };
+}
+
+function changeToPatch(ch: CellChange): Patch {
+  return {
+    fixType: ch.fixType,
+    source: { kind: 'rule', ruleIds: ch.rules },
+    edits: [{ cell: ch.cell, op: 'replace', newSource: ch.after }],
+    summary: `cell ${ch.cell}: ${ch.rules.join(', ')}`,
+  };
+}
+
+export interface CellErrorInfo {
+  ename: string;
+  evalue: string;
+  traceback?: string[];
+}
+
+/** Rules whose error signatures match this error (SyntaxError matches every syntax rule). */
+export function rulesMatchingError(error: CellErrorInfo, rules: readonly Rule[] = ALL_RULES): Rule[] {
+  return rules.filter((r) => r.errors.some((s) => sameException(s.ename, error.ename) && s.pattern.test(error.evalue ?? '')));
+}
+
+function sameException(sig: string, actual: string): boolean {
+  if (sig === actual) return true;
+  // ModuleNotFoundError is an ImportError; IndentationError/TabError are SyntaxErrors.
+  if (sig === 'ImportError' && actual === 'ModuleNotFoundError') return true;
+  if (sig === 'SyntaxError' && (actual === 'IndentationError' || actual === 'TabError')) return true;
+  return false;
+}
+
+/**
+ * Candidate patches for a failing cell: first the rules whose error signature matches (including
+ * rules recognised from runtime errors only), combined; then any other rule that finds something to
+ * fix statically in that cell. Each patch replaces the cell's source; its `source.ruleIds` say which
+ * rules produced it. Empty when no rule applies.
+ */
+export async function rulesForError(nb: Notebook, cellIndex: number, error: CellErrorInfo, opts: RuleOptions = {}): Promise<Patch[]> {
+  const all = opts.rules ?? ALL_RULES;
+  const kinds: FixType[] = [...(opts.kinds ?? ['error-repair'])];
+  const matching = rulesMatchingError(error, all).filter((r) => kinds.includes(r.kind));
+  const patches: Patch[] = [];
+  const seen = new Set<string>();
+  const tryRules = async (rules: readonly Rule[], why: string) => {
+    if (!rules.length) return;
+    const res = await fixCells(nb, all, { ...opts, kinds, ruleIds: rules.map((r) => r.id), includeErrorTriggered: true });
+    const ch = res.changes.find((c) => c.cell === cellIndex);
+    if (!ch || seen.has(ch.after)) return;
+    seen.add(ch.after);
+    patches.push({
+      fixType: ch.fixType,
+      source: { kind: 'rule', ruleIds: ch.rules },
+      edits: [{ cell: cellIndex, op: 'replace', newSource: ch.after }],
+      summary: `${why}: ${ch.rules.join(', ')}`,
+    });
+  };
+  await tryRules(matching, `${error.ename} matches`);
+  const others = all.filter((r) => kinds.includes(r.kind) && r.trigger !== 'error');
+  await tryRules(others, 'static rules for this cell');
+  return patches;
+}
+
+/** Score-calibration patches: pin the defaults the notebook's era relied on (when the era is known to predate the change). */
+export async function pinDefaults(nb: Notebook, opts: RuleOptions = {}): Promise<Patch[]> {
+  const res = await fixCells(nb, opts.rules ?? ALL_RULES, { ...opts, kinds: ['score-calibration'] });
+  return res.changes.map(changeToPatch);
+}

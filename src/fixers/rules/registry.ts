@@ -1,0 +1,22 @@
+/**
+ * Every rule, in application order. Order matters only for conflicting edits within one pass
+ * (the earlier rule wins; the later one is re-matched on the rewritten code in the next pass):
+ * syntax first (so the tree is clean), then module moves, then API renames, then data paths.
+ */
+import type { Rule } from './types.js';
+import { py2Rules } from './py2.js';
+import { stdlibRules } from './stdlib.js';
+
+export const ALL_RULES: readonly Rule[] = (() => {
+  const all = [...py2Rules, ...stdlibRules];
+  const seen = new Set<string>();
+  for (const r of all) {
+    if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id}`);
+    seen.add(r.id);
+  }
+  return all;
+})();
+
+export function ruleById(id: string): Rule | undefined {
+  return ALL_RULES.find((r) => r.id === id);
+}

@@ -1,0 +1,236 @@
+/**
+ * Small structural helpers over tree-sitter-python nodes, shared by the rules: argument lists,
+ * edits that keep the user's formatting (rename a keyword, drop an argument, add a keyword), and
+ * a per-tree index by node type so each rule does not walk the tree again.
+ */
+import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
+import type { TextEdit } from './types.js';
+
+export interface TreeIndex {
+  byType: Map<string, SyntaxNode[]>;
+  /** [start, end) of ERROR nodes. */
+  errors: Array<[number, number]>;
+}
+
+/** One cursor walk; nodes grouped by type in document order. */
+export function indexTree(tree: SyntaxTree): TreeIndex {
+  const byType = new Map<string, SyntaxNode[]>();
+  const errors: Array<[number, number]> = [];
+  const cursor = tree.walk();
+  try {
+    for (;;) {
+      if (cursor.nodeIsNamed || cursor.nodeType === '<>') {
+        const node = cursor.currentNode;
+        const type = node.type;
+        let list = byType.get(type);
+        if (!list) byType.set(type, (list = []));
+        list.push(node);
+        if (type === 'ERROR') errors.push([node.startIndex, node.endIndex]);
+      }
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return { byType, errors };
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+export interface Args {
+  /** Positional arguments in order (list_splat `*a` included as-is). */
+  positional: SyntaxNode[];
+  /** keyword name -> keyword_argument node. */
+  keywords: Map<string, SyntaxNode>;
+  /** All argument nodes in order (no comments). */
+  all: SyntaxNode[];
+  /** The argument_list node. */
+  list: SyntaxNode;
+  /** True when `*args` or `**kwargs` appear (positions are then unknown). */
+  splat: boolean;
+}
+
+export function callArgs(call: SyntaxNode): Args | undefined {
+  const list = call.childForFieldName('arguments');
+  if (!list || list.type !== 'argument_list') return undefined;
+  const positional: SyntaxNode[] = [];
+  const keywords = new Map<string, SyntaxNode>();
+  const all: SyntaxNode[] = [];
+  let splat = false;
+  for (const child of list.namedChildren) {
+    if (!child || child.type === 'comment') continue;
+    all.push(child);
+    if (child.type === 'keyword_argument') {
+      const name = child.childForFieldName('name');
+      if (name) keywords.set(name.text, child);
+    } else if (child.type === 'dictionary_splat') {
+      splat = true;
+    } else {
+      if (child.type === 'list_splat') splat = true;
+      positional.push(child);
+    }
+  }
+  return { positional, keywords, all, list, splat };
+}
+
+export function kwValue(kw: SyntaxNode | undefined): SyntaxNode | undefined {
+  return kw?.childForFieldName('value') ?? undefined;
+}
+
+export function kwName(kw: SyntaxNode): SyntaxNode {
+  return kw.childForFieldName('name')!;
+}
+
+/** The string literal's value when it is a plain (non f-, non concatenated) string; else undefined. */
+export function stringValue(node: SyntaxNode | null | undefined): string | undefined {
+  if (!node || node.type !== 'string') return undefined;
+  const start = node.firstChild;
+  if (!start || start.type !== 'string_start') return undefined;
+  const prefix = start.text.replace(/['"]+$/, '').toLowerCase();
+  if (prefix.includes('f') || prefix.includes('b')) return undefined;
+  let out = '';
+  for (const c of node.namedChildren) {
+    if (!c) continue;
+    if (c.type === 'string_content') out += c.text;
+    else if (c.type === 'escape_sequence') out += prefix.includes('r') ? c.text : unescape(c.text);
+    else if (c.type === 'interpolation') return undefined;
+  }
+  return out;
+}
+
+function unescape(seq: string): string {
+  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0' };
+  const c = seq[1];
+  if (c in map) return map[c];
+  if (c === '\n') return '';
+  if (c === 'x') return String.fromCharCode(parseInt(seq.slice(2), 16));
+  if (c === 'u' || c === 'U') return String.fromCodePoint(parseInt(seq.slice(2), 16));
+  return seq;
+}
+
+/** The quote style of a string node (prefix + quote), to write a sibling string the same way. */
+export function quoteOf(node: SyntaxNode): string {
+  const start = node.firstChild?.text ?? "'";
+  const q = start.replace(/^[a-zA-Z]*/, '');
+  return q || "'";
+}
+
+export function replaceNode(node: SyntaxNode, text: string): TextEdit {
+  return { start: node.startIndex, end: node.endIndex, text };
+}
+
+export function insertAt(offset: number, text: string): TextEdit {
+  return { start: offset, end: offset, text };
+}
+
+/** Rename a keyword argument's name (`normed=` -> `density=`), keeping spacing and value. */
+export function renameKeyword(kw: SyntaxNode, newName: string): TextEdit {
+  return replaceNode(kwName(kw), newName);
+}
+
+/**
+ * Remove one argument and one adjacent comma, keeping the rest of the formatting: for a later
+ * argument the preceding comma and whitespace go; for the first one, the following comma and
+ * whitespace go.
+ */
+export function removeArgument(args: Args, arg: SyntaxNode, source: string): TextEdit {
+  const i = args.all.findIndex((a) => a.startIndex === arg.startIndex);
+  if (i > 0) {
+    const prev = args.all[i - 1];
+    // From the end of the previous argument (its comma and spacing) to the end of this one.
+    return { start: prev.endIndex, end: arg.endIndex, text: '' };
+  }
+  const next = args.all[i + 1];
+  if (next) return { start: arg.startIndex, end: next.startIndex, text: '' };
+  // Only argument: drop it and a trailing comma, keep the parentheses.
+  let end = arg.endIndex;
+  const rest = source.slice(end, args.list.endIndex - 1);
+  const m = /^\s*,\s*/.exec(rest);
+  if (m) end += m[0].length;
+  return { start: arg.startIndex, end, text: '' };
+}
+
+/** Append `text` (e.g. "n_estimators=10") as the last argument of a call. */
+export function addArgument(args: Args, text: string): TextEdit {
+  const last = args.all[args.all.length - 1];
+  if (last) return insertAt(last.endIndex, `, ${text}`);
+  return insertAt(args.list.startIndex + 1, text);
+}
+
+/** Text of [start,end) of the node's tree source. */
+export function between(source: string, a: number, b: number): string {
+  return source.slice(a, b);
+}
+
+/** The dotted name text of an identifier/attribute chain (`np.random.rand`), else undefined. */
+export function dottedText(node: SyntaxNode | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'identifier') return node.text;
+  if (node.type === 'attribute') {
+    const obj = dottedText(node.childForFieldName('object'));
+    const attr = node.childForFieldName('attribute');
+    return obj && attr ? `${obj}.${attr.text}` : undefined;
+  }
+  return undefined;
+}
+
+/** Needs parentheses when used as the operand of `.attr`, `[...]`, unary/binary operators. */
+export function isAtomic(node: SyntaxNode): boolean {
+  return [
+    'identifier', 'attribute', 'call', 'subscript', 'string', 'integer', 'float', 'true', 'false', 'none',
+    'list', 'tuple', 'dictionary', 'set', 'parenthesized_expression', 'list_comprehension',
+    'dictionary_comprehension', 'set_comprehension', 'generator_expression', 'concatenated_string',
+  ].includes(node.type);
+}
+
+export function paren(node: SyntaxNode): string {
+  return isAtomic(node) ? node.text : `(${node.text})`;
+}
+
+/** A side-effect-free expression that can be written twice (names, attributes, literal subscripts). */
+export function isPure(node: SyntaxNode): boolean {
+  switch (node.type) {
+    case 'identifier': case 'string': case 'integer': case 'float': case 'true': case 'false': case 'none':
+      return true;
+    case 'attribute':
+      return isPure(node.childForFieldName('object')!);
+    case 'subscript': {
+      const v = node.childForFieldName('value');
+      const subs = node.childrenForFieldName('subscript').filter((s): s is SyntaxNode => !!s);
+      return !!v && isPure(v) && subs.every((s) => isPure(s) || s.type === 'list' && s.namedChildren.every((c) => !!c && isPure(c)));
+    }
+    case 'parenthesized_expression':
+      return node.namedChildren.every((c) => !!c && isPure(c));
+    default:
+      return false;
+  }
+}
+
+/** The statement node that contains `node` (expression_statement, assignment...). */
+export function enclosingStatement(node: SyntaxNode): SyntaxNode {
+  let cur: SyntaxNode = node;
+  while (cur.parent && cur.parent.type !== 'module' && cur.parent.type !== 'block') cur = cur.parent;
+  return cur;
+}
+
+/** Is `node` the called function of a call node (returns the call)? */
+export function callOf(node: SyntaxNode): SyntaxNode | undefined {
+  const p = node.parent;
+  if (p && p.type === 'call' && p.childForFieldName('function')?.startIndex === node.startIndex &&
+      p.childForFieldName('function')?.endIndex === node.endIndex) return p;
+  return undefined;
+}
+
+/** Method call `recv.name(...)`: returns {recv, name, call} when `call` has that shape. */
+export function methodCall(call: SyntaxNode): { recv: SyntaxNode; name: string; attr: SyntaxNode; nameNode: SyntaxNode } | undefined {
+  const fn = call.childForFieldName('function');
+  if (!fn || fn.type !== 'attribute') return undefined;
+  const recv = fn.childForFieldName('object');
+  const nameNode = fn.childForFieldName('attribute');
+  if (!recv || !nameNode) return undefined;
+  return { recv, name: nameNode.text, attr: fn, nameNode };
+}
+
+export function sameNode(a: SyntaxNode | null | undefined, b: SyntaxNode | null | undefined): boolean {
+  return !!a && !!b && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+}

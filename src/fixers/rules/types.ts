@@ -1,0 +1,126 @@
+/**
+ * The rule model: a rule is data (what changed, where, since which version, how it fails) plus a
+ * structural matcher over the tree-sitter parse tree of one cell. Matchers never run regular
+ * expressions over source text; they look at nodes (and may test a node's own text once matched).
+ */
+import type { SyntaxNode } from '../python/parser.js';
+import type { FixType } from '../../core/patch.js';
+import type { CellContext } from './context.js';
+
+export type Library =
+  | 'python'
+  | 'numpy'
+  | 'pandas'
+  | 'scikit-learn'
+  | 'matplotlib'
+  | 'seaborn'
+  | 'xgboost'
+  | 'scipy'
+  | 'statsmodels'
+  /** Imports of libraries that are not in the environment. */
+  | 'environment'
+  /** Data file paths. */
+  | 'data';
+
+export const LIBRARIES: readonly Library[] = [
+  'python', 'numpy', 'pandas', 'scikit-learn', 'matplotlib', 'seaborn', 'xgboost', 'scipy', 'statsmodels',
+  'environment', 'data',
+];
+
+/** An exception a cell raises when it hits the old form (used to pick rules for a failing cell). */
+export interface ErrorSignature {
+  /** Exception class name as the kernel reports it (`ename`), e.g. "AttributeError". */
+  ename: string;
+  /** Tested against `evalue` (the message). */
+  pattern: RegExp;
+}
+
+/** A replacement of [start, end) in the cell source (JS string offsets, as tree-sitter reports them). */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface RuleMatch {
+  /** Where the finding is reported (line/column of its start). */
+  node: SyntaxNode;
+  /** Overrides the rule's default message (e.g. to explain why this occurrence is not auto-fixable). */
+  message?: string;
+  /** The rewrite; absent or empty means "report only". */
+  edits?: TextEdit[];
+}
+
+/**
+ * A before/after example. Unit tests run the engine on `before` and expect `after` (or no change
+ * when `after` is absent); the sandbox test executes both in the fixed kernel.
+ */
+export interface Fixture {
+  /** Old code. Must fail in the fixed environment (or, with `beforeOutcome: 'differs'`, print something else). */
+  before: string;
+  /** What the engine must turn `before` into. Absent: the rule only reports (not auto-fixable here). */
+  after?: string;
+  /** For report-only fixtures: a hand-written fix along the finding's advice, executed in the sandbox. */
+  manual?: string;
+  /** Exact stdout (trimmed) of `after` (or `manual`) in the fixed kernel. */
+  expect: string;
+  /** 'error' (default): `before` raises. 'differs': `before` runs but prints something other than `expect`. */
+  beforeOutcome?: 'error' | 'differs';
+  /** Expected exception class of `before` (checked in the sandbox test when given). */
+  beforeError?: string;
+  /** Engine options for this fixture (notebook-level context). */
+  context?: FixtureContext;
+  /** Extra cells executed before the snippet in the sandbox (e.g. to create a file); not rewritten. */
+  sandboxSetup?: string;
+  /** Why this fixture is not executed in the sandbox (e.g. needs network); the unit rewrite is still checked. */
+  noSandbox?: string;
+}
+
+export interface FixtureContext {
+  pythonMajor?: 2 | 3;
+  /** Notebook era: library versions the author used, or the date it was written. */
+  era?: EraHint;
+  /** Data file names the competition provides. */
+  dataFiles?: string[];
+}
+
+export interface EraHint {
+  /** ISO date the notebook was written (e.g. the commit date). */
+  date?: string;
+  /** Library versions the author used, keyed like Library ("scikit-learn": "0.19.1"). */
+  versions?: Partial<Record<Library, string>>;
+}
+
+export interface Rule {
+  /** Stable id, `<library-prefix>-<what>`, used in findings, metadata and docs. */
+  id: string;
+  library: Library;
+  /** One-line human title. */
+  title: string;
+  /** The old form (short code), for docs and messages. */
+  old: string;
+  /** The new form. */
+  new: string;
+  kind: FixType;
+  /** Library version in which the old form stopped working (error-repair rules). */
+  removedIn?: string;
+  /** Library version in which the default changed (score-calibration rules). */
+  changedIn?: string;
+  /** Optional: version that first deprecated it (informational). */
+  deprecatedIn?: string;
+  /** Exceptions the old form raises in the fixed environment. */
+  errors: ErrorSignature[];
+  /** Changelog / release-notes entry. */
+  link: string;
+  /** Whether the rule rewrites (some matches of an auto-fixable rule may still be report-only). */
+  autoFixable: boolean;
+  /**
+   * 'static' (default): scanned and fixed without running anything. 'error': the old form can only be
+   * recognised from a runtime error (data-dependent); proposed by rulesForError only.
+   */
+  trigger?: 'static' | 'error';
+  /** Default finding message. */
+  message: string;
+  fixtures: Fixture[];
+  find(ctx: CellContext): Iterable<RuleMatch>;
+}

@@ -1,0 +1,35 @@
+/** Helpers for rule tests: one-cell notebooks and running the engine on a fixture. */
+import type { Notebook } from '../../../src/core/notebook.js';
+import { sourceText, toLines } from '../../../src/core/notebook.js';
+import { fixNotebook, scanNotebook, type RuleOptions } from '../../../src/fixers/rules/index.js';
+import type { Fixture, Rule } from '../../../src/fixers/rules/types.js';
+
+export function notebookOf(cells: string[], opts: { pythonMajor?: 2 | 3 } = {}): Notebook {
+  const metadata: Record<string, unknown> = {};
+  if (opts.pythonMajor) {
+    metadata.kernelspec = { name: `python${opts.pythonMajor}`, display_name: `Python ${opts.pythonMajor}`, language: 'python' };
+    metadata.language_info = { name: 'python', version: opts.pythonMajor === 2 ? '2.7.15' : '3.6.8' };
+  }
+  return {
+    nbformat: 4,
+    nbformat_minor: 2,
+    metadata,
+    cells: cells.map((s) => ({ cell_type: 'code' as const, source: toLines(s), metadata: {}, outputs: [], execution_count: null })),
+  };
+}
+
+export function fixtureOptions(rule: Rule, f: Fixture): RuleOptions {
+  return {
+    kinds: rule.kind === 'score-calibration' ? ['error-repair', 'score-calibration'] : ['error-repair'],
+    includeErrorTriggered: rule.trigger === 'error',
+    era: f.context?.era,
+    dataFiles: f.context?.dataFiles,
+    pythonMajor: f.context?.pythonMajor,
+  };
+}
+
+export async function fixSource(src: string, opts: RuleOptions, pythonMajor?: 2 | 3): Promise<{ out: string; findings: Awaited<ReturnType<typeof scanNotebook>>; remaining: Awaited<ReturnType<typeof scanNotebook>> }> {
+  const nb = notebookOf([src], { pythonMajor });
+  const res = await fixNotebook(nb, opts);
+  return { out: sourceText(res.notebook.cells[0].source), findings: res.originalFindings, remaining: res.findings };
+}
