@@ -57,7 +57,10 @@ export async function startHost(req: SandboxRequest, reason: string, signal?: Ab
     IPYTHONDIR: path.join(tmp, 'ipython'),
     MPLCONFIGDIR: path.join(tmp, 'matplotlib'),
   });
-  const server = spawnServer(python, jupyterServerArgs({ sock, token, rootDir: ws.workDir }), {
+  const args = jupyterServerArgs({ sock, token, rootDir: ws.workDir });
+  // Jupyter refuses to run as root; on the user's own machine that is their call, not ours.
+  if (process.getuid?.() === 0) args.push('--allow-root');
+  const server = spawnServer(python, args, {
     logFile: path.join(ws.root, 'server.log'),
     env,
     cwd: ws.workDir,
