@@ -1,0 +1,375 @@
+/** NumPy removals up to 2.x (1.24 alias expiry, the 2.0 namespace cleanup, ndarray methods). */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import type { Rule, RuleMatch } from './types.js';
+import { err, rule, renameMembers } from './helpers.js';
+import { addArgument, callArgs, callOf, kwValue, paren, renameKeyword, replaceNode } from './tree.js';
+
+const NP2 = 'https://numpy.org/devdocs/numpy_2_0_migration_guide.html#main-namespace';
+const NP124 = 'https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations';
+
+const attrErr = (names: string[]) => err('AttributeError', new RegExp(`(module 'numpy' has no attribute '|\`np\\.)(${names.join('|')})\\b`));
+
+function npRename(
+  id: string,
+  title: string,
+  map: Record<string, string>,
+  removedIn: string,
+  link: string,
+  fixture: { before: string; after: string; expect: string },
+  message: string,
+): Rule {
+  const qmap = Object.fromEntries(Object.entries(map).map(([k, v]) => [`numpy.${k}`, v]));
+  const first = Object.keys(map)[0];
+  return rule({
+    id,
+    library: 'numpy',
+    title,
+    old: `np.${first}`,
+    new: map[first].startsWith('.') ? `np${map[first]}` : map[first],
+    removedIn,
+    errors: [attrErr(Object.keys(map))],
+    link,
+    message,
+    fixtures: [{ ...fixture, beforeError: 'AttributeError' }],
+    *find(ctx) {
+      yield* renameMembers(ctx, qmap, (q) => `np.${q.slice(6)} was removed in NumPy ${removedIn}; use ${map[q.slice(6)].startsWith('.') ? `np${map[q.slice(6)]}` : map[q.slice(6)]}`);
+    },
+  });
+}
+
+const builtinAliases = npRename(
+  'numpy-builtin-type-aliases', 'np.float / np.int / np.object / np.str aliases',
+  { float: 'float', int: 'int', object: 'object', str: 'str', complex: 'complex', unicode: 'str' },
+  '1.24', NP124,
+  { before: "import numpy as np\nx = np.array([1.5, 2.5]).astype(np.int)\nprint(x.dtype == np.dtype(int), np.float(2), np.str(3))", after: "import numpy as np\nx = np.array([1.5, 2.5]).astype(int)\nprint(x.dtype == np.dtype(int), float(2), str(3))", expect: 'True 2.0 3' },
+  'the np.float/np.int/np.object/np.str aliases of Python builtins were removed in NumPy 1.24; use the builtin (same behaviour)',
+);
+
+const nanAliases = npRename(
+  'numpy-nan-aliases', 'np.NaN / np.NAN', { NaN: '.nan', NAN: '.nan' }, '2.0', NP2,
+  { before: 'import numpy as np\nprint(np.isnan(np.NaN), np.isnan(np.NAN))', after: 'import numpy as np\nprint(np.isnan(np.nan), np.isnan(np.nan))', expect: 'True True' },
+  'np.NaN/np.NAN were removed in NumPy 2.0; use np.nan',
+);
+
+function ninf(node: SyntaxNode, obj: string): string {
+  const p = node.parent?.type ?? '';
+  const bare = ['argument_list', 'keyword_argument', 'assignment', 'expression_list', 'list', 'tuple', 'pair', 'return_statement', 'expression_statement', 'set'].includes(p);
+  return bare ? `-${obj}.inf` : `(-${obj}.inf)`;
+}
+
+const infAliases = rule({
+  id: 'numpy-inf-aliases',
+  library: 'numpy',
+  title: 'np.Inf / np.Infinity / np.infty / np.PINF / np.NINF',
+  old: 'np.Inf, np.NINF',
+  new: 'np.inf, -np.inf',
+  removedIn: '2.0',
+  errors: [attrErr(['Inf', 'Infinity', 'infty', 'PINF', 'NINF'])],
+  link: NP2,
+  message: 'the infinity aliases were removed in NumPy 2.0; use np.inf / -np.inf',
+  fixtures: [{
+    before: 'import numpy as np\nlo, hi = np.NINF, np.Inf\nprint(lo < 0 < hi, np.infty == np.PINF, 2 * np.NINF)',
+    after: 'import numpy as np\nlo, hi = -np.inf, np.inf\nprint(lo < 0 < hi, np.inf == np.inf, 2 * (-np.inf))',
+    expect: 'True True -inf',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    yield* renameMembers(ctx, {
+      'numpy.Inf': '.inf', 'numpy.Infinity': '.inf', 'numpy.infty': '.inf', 'numpy.PINF': '.inf',
+      'numpy.NINF': (node, obj) => ninf(node, obj),
+    });
+  },
+});
+
+const scalarAliases = npRename(
+  'numpy-scalar-type-aliases', 'np.float_ / np.complex_ / np.int0 / np.bool8 / np.longfloat ...',
+  {
+    float_: '.float64', complex_: '.complex128', longfloat: '.longdouble', singlecomplex: '.complex64', cfloat: '.complex128',
+    longcomplex: '.clongdouble', clongfloat: '.clongdouble', int0: '.intp', uint0: '.uintp', bool8: '.bool_',
+    object0: '.object_', str0: '.str_', bytes0: '.bytes_', void0: '.void',
+  },
+  '2.0', NP2,
+  { before: 'import numpy as np\nprint(np.float_ is np.float64, np.array([1]).astype(np.int0).dtype == np.intp, np.bool8(1))', after: 'import numpy as np\nprint(np.float64 is np.float64, np.array([1]).astype(np.intp).dtype == np.intp, np.bool_(1))', expect: 'True True True' },
+  'this scalar type alias was removed in NumPy 2.0',
+);
+
+const stringAliases = npRename(
+  'numpy-string-type-aliases', 'np.unicode_ / np.string_', { unicode_: '.str_', string_: '.bytes_' }, '2.0', NP2,
+  { before: "import numpy as np\nprint(np.array(['a']).astype(np.unicode_).dtype.kind, np.string_('b'))", after: "import numpy as np\nprint(np.array(['a']).astype(np.str_).dtype.kind, np.bytes_('b'))", expect: "U b'b'" },
+  'np.unicode_/np.string_ were removed in NumPy 2.0; use np.str_/np.bytes_',
+);
+
+const roundUnderscore = npRename(
+  'numpy-round_', 'np.round_', { round_: '.round' }, '2.0', NP2,
+  { before: 'import numpy as np\nprint(np.round_(2.567, 2))', after: 'import numpy as np\nprint(np.round(2.567, 2))', expect: '2.57' },
+  'np.round_ was removed in NumPy 2.0; use np.round',
+);
+
+const product = npRename(
+  'numpy-product-cumproduct', 'np.product / np.cumproduct', { product: '.prod', cumproduct: '.cumprod' }, '2.0', NP2,
+  { before: 'import numpy as np\nprint(np.product([2, 3]), np.cumproduct([2, 3]))', after: 'import numpy as np\nprint(np.prod([2, 3]), np.cumprod([2, 3]))', expect: '6 [2 6]' },
+  'np.product/np.cumproduct were removed in NumPy 2.0; use np.prod/np.cumprod',
+);
+
+const sometrue = npRename(
+  'numpy-sometrue-alltrue', 'np.sometrue / np.alltrue', { sometrue: '.any', alltrue: '.all' }, '2.0', NP2,
+  { before: 'import numpy as np\nprint(np.sometrue([0, 1]), np.alltrue([0, 1]))', after: 'import numpy as np\nprint(np.any([0, 1]), np.all([0, 1]))', expect: 'True False' },
+  'np.sometrue/np.alltrue were removed in NumPy 2.0; use np.any/np.all',
+);
+
+const rank = npRename(
+  'numpy-rank', 'np.rank', { rank: '.ndim' }, '1.18', 'https://numpy.org/doc/stable/release/1.18.0-notes.html#expired-deprecations',
+  { before: 'import numpy as np\nprint(np.rank(np.zeros((2, 3))))', after: 'import numpy as np\nprint(np.ndim(np.zeros((2, 3))))', expect: '2' },
+  'np.rank was removed in NumPy 1.18; use np.ndim',
+);
+
+const mat = npRename(
+  'numpy-mat', 'np.mat', { mat: '.asmatrix' }, '2.0', NP2,
+  { before: 'import numpy as np\nprint(np.mat([[1, 2]]).shape)', after: 'import numpy as np\nprint(np.asmatrix([[1, 2]]).shape)', expect: '(1, 2)' },
+  'np.mat was removed in NumPy 2.0; use np.asmatrix',
+);
+
+const asfarray = rule({
+  id: 'numpy-asfarray',
+  library: 'numpy',
+  title: 'np.asfarray',
+  old: 'np.asfarray(x)',
+  new: 'np.asarray(x, dtype=float)',
+  removedIn: '2.0',
+  errors: [attrErr(['asfarray'])],
+  link: NP2,
+  message: 'np.asfarray was removed in NumPy 2.0; use np.asarray(x, dtype=float)',
+  fixtures: [{ before: 'import numpy as np\nprint(np.asfarray([1, 2]))', after: 'import numpy as np\nprint(np.asarray([1, 2], dtype=float))', expect: '[1. 2.]', beforeError: 'AttributeError' }],
+  *find(ctx) {
+    for (const { call, fn } of ctx.callsTo(['numpy.asfarray'])) {
+      const args = callArgs(call);
+      if (!args || args.splat || args.all.length !== 1 || args.positional.length !== 1) { yield { node: call }; continue; }
+      yield { node: call, edits: [replaceNode(fn.childForFieldName('attribute')!, 'asarray'), addArgument(args, 'dtype=float')] };
+    }
+  },
+});
+
+function npRef(ctx: CellContext) {
+  return ctx.moduleRef('numpy', 'np');
+}
+
+const ptpMethod = rule({
+  id: 'numpy-ptp-method',
+  library: 'numpy',
+  title: 'ndarray.ptp()',
+  old: 'arr.ptp()',
+  new: 'np.ptp(arr)',
+  removedIn: '2.0',
+  errors: [err('AttributeError', /`ptp` was removed from the ndarray class|object has no attribute 'ptp'/)],
+  link: 'https://numpy.org/devdocs/numpy_2_0_migration_guide.html#ndarray-and-scalar-methods',
+  message: 'ndarray.ptp() was removed in NumPy 2.0; use np.ptp(arr)',
+  fixtures: [{ before: 'import numpy as np\na = np.array([[1, 5], [2, 9]])\nprint(a.ptp(), a.ptp(axis=0))', after: 'import numpy as np\na = np.array([[1, 5], [2, 9]])\nprint(np.ptp(a), np.ptp(a, axis=0))', expect: '8 [1 4]', beforeError: 'AttributeError' }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['ptp'])) {
+      if (ctx.qname(recv) === 'numpy') continue; // np.ptp(...) itself
+      const ref = npRef(ctx);
+      const args = callArgs(call);
+      if (!ref || !args) { yield { node: call }; continue; }
+      const rest = args.all.map((a) => a.text);
+      yield { node: call, edits: [replaceNode(call, `${ref.name}.ptp(${[recv.text, ...rest].join(', ')})`), ...(ref.edit ? [ref.edit] : [])] };
+    }
+  },
+});
+
+const asscalar = rule({
+  id: 'numpy-asscalar',
+  library: 'numpy',
+  title: 'np.asscalar',
+  old: 'np.asscalar(a)',
+  new: 'a.item()',
+  removedIn: '1.23',
+  errors: [attrErr(['asscalar'])],
+  link: 'https://numpy.org/doc/stable/release/1.23.0-notes.html#expired-deprecations',
+  message: 'np.asscalar was removed in NumPy 1.23; use a.item()',
+  fixtures: [{ before: 'import numpy as np\nprint(np.asscalar(np.array([7])) + 1)', after: 'import numpy as np\nprint(np.array([7]).item() + 1)', expect: '8', beforeError: 'AttributeError' }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['numpy.asscalar'])) {
+      const args = callArgs(call);
+      if (!args || args.all.length !== 1 || args.splat) { yield { node: call }; continue; }
+      yield { node: call, edits: [replaceNode(call, `${paren(args.positional[0])}.item()`)] };
+    }
+  },
+});
+
+const histogramNormed = rule({
+  id: 'numpy-histogram-normed',
+  library: 'numpy',
+  title: 'np.histogram(normed=)',
+  old: 'np.histogram(x, normed=True)',
+  new: 'np.histogram(x, density=True)',
+  removedIn: '1.24',
+  errors: [err('TypeError', /histogram\(\) got an unexpected keyword argument 'normed'/)],
+  link: NP124,
+  message: "np.histogram's normed= was removed in NumPy 1.24; use density=",
+  fixtures: [{ before: 'import numpy as np\nh, _ = np.histogram([1, 2, 2], bins=2, normed=True)\nprint(h)', after: 'import numpy as np\nh, _ = np.histogram([1, 2, 2], bins=2, density=True)\nprint(h)', expect: '[0.66666667 1.33333333]', beforeError: 'TypeError' }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['numpy.histogram', 'numpy.histogram2d', 'numpy.histogramdd'])) {
+      const kw = callArgs(call)?.keywords.get('normed');
+      if (kw && !callArgs(call)!.keywords.has('density')) yield { node: kw, edits: [renameKeyword(kw, 'density')] };
+    }
+  },
+});
+
+const raggedArray = rule({
+  id: 'numpy-ragged-array',
+  library: 'numpy',
+  title: 'ragged nested sequences need dtype=object',
+  old: 'np.array([[1, 2], [3]])',
+  new: 'np.array([[1, 2], [3]], dtype=object)',
+  removedIn: '1.24',
+  errors: [err('ValueError', /setting an array element with a sequence\. The requested array has an inhomogeneous shape/)],
+  link: NP124,
+  message: 'creating an array from ragged nested sequences raises since NumPy 1.24; pass dtype=object explicitly',
+  fixtures: [{ before: 'import numpy as np\na = np.array([[1, 2], [3]])\nprint(a.shape, a.dtype)', after: 'import numpy as np\na = np.array([[1, 2], [3]], dtype=object)\nprint(a.shape, a.dtype)', expect: '(2,) object', beforeError: 'ValueError' }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['numpy.array', 'numpy.asarray'])) {
+      const args = callArgs(call);
+      const first = args?.positional[0];
+      if (!args || !first || args.keywords.has('dtype') || args.positional.length > 1) continue;
+      if (first.type !== 'list' && first.type !== 'tuple') continue;
+      const elems = first.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+      if (elems.length < 2 || !elems.every((e) => e.type === 'list' || e.type === 'tuple')) continue;
+      const lens = new Set(elems.map((e) => e.namedChildren.filter((c) => c && c.type !== 'comment').length));
+      if (lens.size > 1) yield { node: call, edits: [addArgument(args, 'dtype=object')] };
+    }
+  },
+});
+
+const printoptionsNan = rule({
+  id: 'numpy-printoptions-threshold-nan',
+  library: 'numpy',
+  title: 'np.set_printoptions(threshold=np.nan)',
+  old: 'np.set_printoptions(threshold=np.nan)',
+  new: 'np.set_printoptions(threshold=sys.maxsize)',
+  removedIn: '1.16',
+  errors: [err('ValueError', /threshold must be (numeric and )?non-NAN/)],
+  link: 'https://numpy.org/doc/stable/release/1.16.0-notes.html',
+  message: 'threshold=np.nan raises since NumPy 1.16; use sys.maxsize for untruncated printing',
+  fixtures: [{
+    before: 'import numpy as np\nnp.set_printoptions(threshold=np.nan)\nprint(np.get_printoptions()["threshold"] > 10 ** 6)',
+    after: 'import sys\nimport numpy as np\nnp.set_printoptions(threshold=sys.maxsize)\nprint(np.get_printoptions()["threshold"] > 10 ** 6)',
+    expect: 'True',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['numpy.set_printoptions'])) {
+      const v = kwValue(callArgs(call)?.keywords.get('threshold'));
+      if (!v) continue;
+      const q = ctx.qname(v);
+      if (q !== 'numpy.nan' && q !== 'numpy.NaN' && q !== 'numpy.inf' && v.text !== "float('nan')") continue;
+      if (q === 'numpy.inf') continue; // inf still works
+      const ref = ctx.moduleRef('sys', 'sys');
+      if (!ref) { yield { node: v }; continue; }
+      yield { node: v, edits: [replaceNode(v, `${ref.name}.maxsize`), ...(ref.edit ? [ref.edit] : [])] };
+    }
+  },
+});
+
+/** `np.<module>` aliases of stdlib modules that NumPy no longer re-exports. */
+function stdlibAlias(id: string, name: string, removedIn: string, fixture: { before: string; after: string; expect: string }): Rule {
+  return rule({
+    id,
+    library: 'numpy',
+    title: `np.${name}`,
+    old: `np.${name}.X`,
+    new: `${name}.X (import ${name})`,
+    removedIn,
+    errors: [attrErr([name])],
+    link: removedIn === '2.0' ? NP2 : NP124,
+    message: `np.${name} (the standard ${name} module) is no longer exposed by NumPy; import ${name} directly`,
+    fixtures: [{ ...fixture, beforeError: 'AttributeError' }],
+    *find(ctx: CellContext): Generator<RuleMatch> {
+      for (const { node } of ctx.attributesTo([`numpy.${name}`])) {
+        const ref = ctx.moduleRef(name, name);
+        if (!ref) { yield { node }; continue; }
+        yield { node, edits: [replaceNode(node, ref.name), ...(ref.edit ? [ref.edit] : [])] };
+      }
+    },
+  });
+}
+
+const npWarnings = stdlibAlias('numpy-warnings-module', 'warnings', '1.24', {
+  before: "import numpy as np\nnp.warnings.filterwarnings('ignore')\nprint('ok')",
+  after: "import warnings\nimport numpy as np\nwarnings.filterwarnings('ignore')\nprint('ok')",
+  expect: 'ok',
+});
+
+const npMath = stdlibAlias('numpy-math-module', 'math', '2.0', {
+  before: 'import numpy as np\nprint(np.math.factorial(4))',
+  after: 'import math\nimport numpy as np\nprint(math.factorial(4))',
+  expect: '24',
+});
+
+const msort = rule({
+  id: 'numpy-msort',
+  library: 'numpy',
+  title: 'np.msort',
+  old: 'np.msort(a)',
+  new: 'np.sort(a, axis=0)',
+  removedIn: '2.0',
+  errors: [attrErr(['msort'])],
+  link: NP2,
+  message: 'np.msort was removed in NumPy 2.0; use np.sort(a, axis=0)',
+  fixtures: [{ before: 'import numpy as np\nprint(np.msort([3, 1, 2]))', after: 'import numpy as np\nprint(np.sort([3, 1, 2], axis=0))', expect: '[1 2 3]', beforeError: 'AttributeError' }],
+  *find(ctx) {
+    for (const { call, fn } of ctx.callsTo(['numpy.msort'])) {
+      const args = callArgs(call);
+      if (!args || args.all.length !== 1 || args.splat) { yield { node: call }; continue; }
+      yield { node: call, edits: [replaceNode(fn.childForFieldName('attribute')!, 'sort'), addArgument(args, 'axis=0')] };
+    }
+  },
+});
+
+const alen = rule({
+  id: 'numpy-alen',
+  library: 'numpy',
+  title: 'np.alen',
+  old: 'np.alen(a)',
+  new: 'len(a)',
+  removedIn: '1.23',
+  errors: [attrErr(['alen'])],
+  link: 'https://numpy.org/doc/stable/release/1.23.0-notes.html#expired-deprecations',
+  message: 'np.alen was removed in NumPy 1.23; use len()',
+  fixtures: [{ before: 'import numpy as np\nprint(np.alen(np.zeros((3, 2))))', after: 'import numpy as np\nprint(len(np.zeros((3, 2))))', expect: '3', beforeError: 'AttributeError' }],
+  *find(ctx) {
+    for (const { fn } of ctx.callsTo(['numpy.alen'])) {
+      if (ctx.nb.isBound('len')) { yield { node: fn }; continue; }
+      yield { node: fn, edits: [replaceNode(fn, 'len')] };
+    }
+  },
+});
+
+const itemset = rule({
+  id: 'numpy-itemset',
+  library: 'numpy',
+  title: 'ndarray.itemset()',
+  old: 'a.itemset(i, v)',
+  new: 'a[i] = v',
+  removedIn: '2.0',
+  errors: [err('AttributeError', /`itemset` was removed from the ndarray class|object has no attribute 'itemset'/)],
+  link: 'https://numpy.org/devdocs/numpy_2_0_migration_guide.html#ndarray-and-scalar-methods',
+  message: 'ndarray.itemset was removed in NumPy 2.0; assign with a[index] = value',
+  fixtures: [{ before: 'import numpy as np\na = np.zeros(3)\na.itemset(1, 5)\nprint(a)', after: 'import numpy as np\na = np.zeros(3)\na[1] = 5\nprint(a)', expect: '[0. 5. 0.]', beforeError: 'AttributeError' }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['itemset'])) {
+      const args = callArgs(call);
+      const st = call.parent;
+      if (!args || args.splat || args.keywords.size || args.positional.length < 2 || st?.type !== 'expression_statement') { yield { node: call }; continue; }
+      const idx = args.positional.slice(0, -1).map((a) => a.text).join(', ');
+      yield { node: call, edits: [replaceNode(call, `${paren(recv)}[${idx}] = ${args.positional[args.positional.length - 1].text}`)] };
+    }
+  },
+});
+
+export const numpyRules: Rule[] = [
+  builtinAliases, nanAliases, infAliases, scalarAliases, stringAliases, roundUnderscore, product, sometrue, rank, mat,
+  asfarray, ptpMethod, asscalar, histogramNormed, raggedArray, printoptionsNan, npWarnings, npMath, msort, alen, itemset,
+];
+
+export { callOf };
