@@ -1,0 +1,284 @@
+/**
+ * The reproducibility oracles: did the modernized notebook reproduce the original result?
+ *
+ * - expected-score: the submission the notebook wrote, scored against ground truth with a named
+ *   metric, compared with an expected score within a relative tolerance (default ±10%).
+ * - stored-outputs: the numbers the original run printed (stored in the .ipynb) compared with the
+ *   new run's, cell by cell, line by line; text and images are reported, not judged.
+ * - none: nothing to compare against (the verdict then rests on a clean run alone).
+ */
+import type { CodeCell, Notebook } from '../core/notebook.js';
+import { cellNumbers, type CellNumbers, type NumberLine } from './oracle-numbers.js';
+import {
+  METRICS, type MetricName, readCsvFile, relativeDifference, scoreSubmission, ScoringError, type Csv, type ScoreResult,
+} from './scorers.js';
+
+export type OracleKind = 'expected-score' | 'stored-outputs' | 'none';
+
+export const DEFAULT_TOLERANCE = 0.1;
+
+export interface Comparison {
+  /** Position in notebook.cells; null for a notebook-level value (a submission score). */
+  cell: number | null;
+  original: number | null;
+  new: number | null;
+  relDiff: number | null;
+  ok: boolean;
+  /** The printed line (original run) the number comes from, or the metric name. */
+  context?: string;
+}
+
+export interface OracleVerdict {
+  oracle: OracleKind;
+  matches: boolean;
+  details: Record<string, unknown>;
+  comparisons: Comparison[];
+}
+
+// ---------------------------------------------------------------- expected score
+
+export interface ExpectedScoreInput {
+  expected: number;
+  metric: MetricName;
+  /** The submission the notebook wrote (path or parsed); undefined = none was written. */
+  submission?: string | Csv;
+  groundTruth: string | Csv;
+  tolerance?: number;
+  idColumn?: string;
+  targetColumn?: string;
+  truthTargetColumn?: string;
+  positiveLabel?: string;
+}
+
+export function expectedScoreOracle(input: ExpectedScoreInput): OracleVerdict {
+  const tolerance = input.tolerance ?? DEFAULT_TOLERANCE;
+  const info = METRICS[input.metric];
+  const base = { metric: input.metric, expected: input.expected, tolerance, higherIsBetter: info.higherIsBetter };
+  if (input.submission === undefined) {
+    return { oracle: 'expected-score', matches: false, details: { ...base, reason: 'the notebook wrote no submission file' }, comparisons: [] };
+  }
+  let result: ScoreResult;
+  try {
+    const sub = typeof input.submission === 'string' ? readCsvFile(input.submission) : input.submission;
+    const truth = typeof input.groundTruth === 'string' ? readCsvFile(input.groundTruth) : input.groundTruth;
+    result = scoreSubmission(sub, truth, {
+      metric: input.metric,
+      ...(input.idColumn ? { idColumn: input.idColumn } : {}),
+      ...(input.targetColumn ? { targetColumn: input.targetColumn } : {}),
+      ...(input.truthTargetColumn ? { truthTargetColumn: input.truthTargetColumn } : {}),
+      ...(input.positiveLabel !== undefined ? { positiveLabel: input.positiveLabel } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof ScoringError)) throw err;
+    return { oracle: 'expected-score', matches: false, details: { ...base, reason: `the submission cannot be scored: ${err.message}` }, comparisons: [] };
+  }
+  const relDiff = relativeDifference(input.expected, result.score);
+  const withinTolerance = relDiff <= tolerance + 1e-12;
+  const complete = result.missingIds === 0;
+  const better = info.higherIsBetter ? result.score > input.expected : result.score < input.expected;
+  const direction = result.score === input.expected ? 'equal' : better ? 'better' : 'worse';
+  const reasons: string[] = [];
+  if (!withinTolerance) reasons.push(`${input.metric} ${round(result.score)} is ${(relDiff * 100).toFixed(1)}% from the expected ${input.expected} (tolerance ${(tolerance * 100).toFixed(0)}%)`);
+  if (!complete) reasons.push(`the submission lacks ${result.missingIds} of the ${result.n + result.missingIds} ids of the ground truth`);
+  return {
+    oracle: 'expected-score',
+    matches: withinTolerance && complete,
+    details: { ...base, ...result, relDiff, direction, ...(reasons.length ? { reason: reasons.join('; ') } : {}) },
+    comparisons: [{ cell: null, original: input.expected, new: result.score, relDiff, ok: withinTolerance, context: input.metric }],
+  };
+}
+
+function round(x: number): number {
+  return Number(x.toPrecision(6));
+}
+
+/** The submission among the files a run produced: CSVs, names with submission/submit/pred/result first. */
+export function findSubmissionFile(files: Array<{ name: string; path?: string }>): string | undefined {
+  const csvs = files.filter((f) => /\.csv(\.gz)?$/i.test(f.name));
+  const score = (n: string): number => (/submission/i.test(n) ? 3 : /submit/i.test(n) ? 2 : /pred|result|output|answer/i.test(n) ? 1 : 0);
+  const best = [...csvs].sort((a, b) => score(b.name) - score(a.name))[0];
+  return best ? (best.path ?? best.name) : undefined;
+}
+
+// ---------------------------------------------------------------- stored outputs
+
+/** Lines with numbers compared per cell (alignment is quadratic in this). */
+export const MAX_LINES_PER_CELL = 400;
+
+export type CellVerdict = 'match' | 'mismatch' | 'partial' | 'missing' | 'not-compared';
+
+export interface CellReport {
+  cell: number;
+  verdict: CellVerdict;
+  compared: number;
+  mismatched: number;
+  /** Original numbers with no counterpart in the new run. */
+  unpaired: number;
+  images: { original: number; new: number };
+  /** Non-numeric text lines differ (reported, not judged). */
+  textChanged: boolean;
+  note?: string;
+}
+
+export interface StoredOutputsOptions {
+  tolerance?: number;
+  /** Original cell index -> new cell index; default: the same index. */
+  cellMap?: (original: number) => number | undefined;
+  /** Cells to leave out (e.g. cells that print timings or random samples). */
+  ignoreCells?: number[];
+}
+
+/** Pair two lists of lines: LCS on templates, then lines with the same count of numbers, in order. */
+export function alignLines(a: NumberLine[], b: NumberLine[]): Array<[number, number]> {
+  const n = a.length, m = b.length;
+  const dp: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      dp[i]![j] = a[i]!.template === b[j]!.template ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+    }
+  }
+  const anchors: Array<[number, number]> = [];
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (a[i]!.template === b[j]!.template) { anchors.push([i, j]); i++; j++; }
+    else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) i++;
+    else j++;
+  }
+  // Gaps between anchors: pair lines with equal number counts, in order.
+  const pairs: Array<[number, number]> = [];
+  let pi = 0, pj = 0;
+  for (const [ai, bj] of [...anchors, [n, m] as [number, number]]) {
+    let j = pj;
+    for (let i = pi; i < ai; i++) {
+      for (let k = j; k < bj; k++) {
+        if (b[k]!.numbers.length === a[i]!.numbers.length) { pairs.push([i, k]); j = k + 1; break; }
+      }
+    }
+    if (ai < n) pairs.push([ai, bj]);
+    pi = ai + 1;
+    pj = bj + 1;
+  }
+  return pairs.sort((x, y) => x[0] - y[0]);
+}
+
+export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | undefined, tolerance: number): { report: CellReport; comparisons: Comparison[] } {
+  const comparisons: Comparison[] = [];
+  const origCount = orig.lines.reduce((s, l) => s + l.numbers.length, 0);
+  const images = { original: orig.images, new: cur?.images ?? 0 };
+  const textChanged = !!cur && (orig.textLines.length !== cur.textLines.length || orig.textLines.some((t, i) => t !== cur.textLines[i]));
+  if (orig.hasError || origCount === 0) {
+    const note = orig.hasError ? 'the original run failed in this cell' : 'no numbers in the original outputs';
+    return { report: { cell, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, images, textChanged, note }, comparisons };
+  }
+  if (!cur || cur.lines.length === 0) {
+    for (const l of orig.lines.slice(0, MAX_LINES_PER_CELL)) for (const v of l.numbers) comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context: l.raw });
+    const note = cur?.hasError ? 'the new run failed in this cell' : 'the new run printed no numbers here';
+    return { report: { cell, verdict: 'missing', compared: 0, mismatched: 0, unpaired: origCount, images, textChanged, note }, comparisons };
+  }
+  // Very long outputs (a printed array of 20,000 predictions) are compared on their first lines.
+  const truncated = orig.lines.length > MAX_LINES_PER_CELL || cur.lines.length > MAX_LINES_PER_CELL;
+  const origLines = orig.lines.slice(0, MAX_LINES_PER_CELL);
+  const pairs = alignLines(origLines, cur.lines.slice(0, MAX_LINES_PER_CELL));
+  const byOrig = new Map(pairs.map((p) => [p[0], p]));
+  let compared = 0, mismatched = 0, unpaired = 0;
+  origLines.forEach((l, i) => {
+    const p = byOrig.get(i);
+    if (!p) {
+      unpaired += l.numbers.length;
+      for (const v of l.numbers) comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context: l.raw });
+      return;
+    }
+    const other = cur.lines[p[1]]!;
+    l.numbers.forEach((v, k) => {
+      const w = other.numbers[k];
+      if (w === undefined) {
+        unpaired++;
+        comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context: l.raw });
+        return;
+      }
+      const relDiff = relativeDifference(v, w);
+      const ok = relDiff <= tolerance + 1e-12;
+      compared++;
+      if (!ok) mismatched++;
+      comparisons.push({ cell, original: v, new: w, relDiff, ok, context: l.raw });
+    });
+  });
+  const verdict: CellVerdict = mismatched > 0 ? 'mismatch' : compared === 0 ? 'missing' : unpaired > 0 ? 'partial' : 'match';
+  const note = truncated ? `long output: the first ${MAX_LINES_PER_CELL} lines with numbers were compared` : undefined;
+  return { report: { cell, verdict, compared, mismatched, unpaired, images, textChanged, ...(note ? { note } : {}) }, comparisons };
+}
+
+export function storedOutputsOracle(original: Notebook, current: Notebook, opts: StoredOutputsOptions = {}): OracleVerdict {
+  const tolerance = opts.tolerance ?? DEFAULT_TOLERANCE;
+  const ignore = new Set(opts.ignoreCells ?? []);
+  const cells: CellReport[] = [];
+  const comparisons: Comparison[] = [];
+  original.cells.forEach((c, i) => {
+    if (c.cell_type !== 'code' || ignore.has(i)) return;
+    const orig = cellNumbers(c as CodeCell);
+    const j = opts.cellMap ? opts.cellMap(i) : i;
+    const other = j !== undefined ? current.cells[j] : undefined;
+    const cur = other && other.cell_type === 'code' ? cellNumbers(other as CodeCell) : undefined;
+    const r = compareCell(i, orig, cur, tolerance);
+    // A cell that showed nothing in either run has nothing to report.
+    if (r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length) return;
+    cells.push(r.report);
+    comparisons.push(...r.comparisons);
+  });
+  const judged = cells.filter((c) => c.verdict !== 'not-compared');
+  const count = (v: CellVerdict): number => cells.filter((c) => c.verdict === v).length;
+  const numbersCompared = judged.reduce((s, c) => s + c.compared, 0);
+  const details = {
+    tolerance,
+    cellsJudged: judged.length,
+    cellsMatched: count('match'),
+    cellsPartial: count('partial'),
+    cellsMismatched: count('mismatch'),
+    cellsMissing: count('missing'),
+    numbersCompared,
+    numbersMismatched: judged.reduce((s, c) => s + c.mismatched, 0),
+    numbersUnpaired: judged.reduce((s, c) => s + c.unpaired, 0),
+    imagesOriginal: cells.reduce((s, c) => s + c.images.original, 0),
+    imagesNew: cells.reduce((s, c) => s + c.images.new, 0),
+    cellsWithTextChanges: cells.filter((c) => c.textChanged).map((c) => c.cell),
+    cells,
+  };
+  if (judged.length === 0) {
+    return { oracle: 'none', matches: true, details: { ...details, reason: 'the original notebook has no stored numeric outputs to compare with' }, comparisons };
+  }
+  const matches = count('mismatch') === 0 && count('missing') === 0 && numbersCompared > 0;
+  const reasons: string[] = [];
+  for (const c of cells) {
+    if (c.verdict === 'mismatch') {
+      const worst = comparisons.filter((x) => x.cell === c.cell && !x.ok && x.new !== null).sort((a, b) => (b.relDiff ?? 0) - (a.relDiff ?? 0))[0];
+      reasons.push(`cell ${c.cell}: ${c.mismatched} of ${c.compared} numbers differ${worst ? ` (e.g. ${worst.original} -> ${worst.new})` : ''}`);
+    } else if (c.verdict === 'missing') reasons.push(`cell ${c.cell}: ${c.note ?? 'numbers missing'}`);
+  }
+  return { oracle: 'stored-outputs', matches, details: { ...details, ...(reasons.length ? { reason: reasons.join('; ') } : {}) }, comparisons };
+}
+
+/** True when the notebook carries stored numeric outputs the stored-outputs oracle can use. */
+export function hasStoredNumbers(nb: Notebook): boolean {
+  return nb.cells.some((c) => c.cell_type === 'code' && !cellNumbers(c as CodeCell).hasError && cellNumbers(c as CodeCell).lines.length > 0);
+}
+
+// ---------------------------------------------------------------- choosing
+
+export interface OracleInputs {
+  original: Notebook;
+  current: Notebook;
+  /** Set when the user gave --expected-score (with a metric and ground truth). */
+  expectedScore?: Omit<ExpectedScoreInput, 'submission'>;
+  /** The submission file the run wrote (see findSubmissionFile). */
+  submission?: string | Csv;
+  tolerance?: number;
+  storedOutputs?: Omit<StoredOutputsOptions, 'tolerance'>;
+}
+
+/** The oracle in order of preference: expected score, then stored outputs, else none. */
+export function judge(inputs: OracleInputs): OracleVerdict {
+  const tol = inputs.tolerance ?? DEFAULT_TOLERANCE;
+  if (inputs.expectedScore) {
+    return expectedScoreOracle({ ...inputs.expectedScore, tolerance: inputs.expectedScore.tolerance ?? tol, ...(inputs.submission !== undefined ? { submission: inputs.submission } : {}) });
+  }
+  return storedOutputsOracle(inputs.original, inputs.current, { ...(inputs.storedOutputs ?? {}), tolerance: tol });
+}
