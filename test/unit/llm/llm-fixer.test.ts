@@ -1,0 +1,76 @@
+/** The propose/validate/reflect cycle through the real SDKs against the loopback stand-in. */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { LlmStandin } from '../../support/llm-standin.js';
+import { OpenAiProvider } from '../../../src/fixers/llm/openai-provider.js';
+import { AnthropicProvider } from '../../../src/fixers/llm/anthropic-provider.js';
+import { MeteredProvider, SpendTracker } from '../../../src/fixers/llm/spend.js';
+import { proposePatch } from '../../../src/fixers/llm/llm-fixer.js';
+import { buildContext } from '../../../src/fixers/context/builder.js';
+import { makeNotebook } from '../context/fixtures.js';
+
+const servers: LlmStandin[] = [];
+after(async () => { for (const s of servers) await s.stop(); });
+async function standin(...steps: Parameters<typeof LlmStandin.start>[0]): Promise<LlmStandin> {
+  const s = await LlmStandin.start(steps);
+  servers.push(s);
+  return s;
+}
+
+const NB = makeNotebook([
+  "import pandas as pd\ntrain = pd.read_csv('../input/train.csv')",
+  'X = train[["Pclass", "Fare"]].as_matrix()',
+]);
+const ERROR = { ename: 'AttributeError', evalue: "'DataFrame' object has no attribute 'as_matrix'", traceback: ['AttributeError: ...'] };
+const GOOD = 'Plan: `as_matrix` was removed in pandas 1.0; use `to_numpy()`.\n```python\nX = train[["Pclass", "Fare"]].to_numpy()\n```';
+
+async function context(): Promise<string> {
+  return (await buildContext({ notebook: NB, targetCell: 1, fixType: 'error-repair', error: ERROR })).text;
+}
+
+test('malformed reply, then an invalid patch, then a good one: two reflections, one patch', async () => {
+  const s = await standin(
+    { reply: 'You should downgrade pandas.' },
+    { reply: 'Plan: install old pandas.\n```python\n!pip install pandas==0.25\nX = train[["Pclass", "Fare"]].as_matrix()\n```' },
+    { reply: GOOD },
+  );
+  const provider = new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s.openaiBaseUrl });
+  const r = await proposePatch({ provider, notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context(), allowedCells: [1] });
+  assert.equal(r.failure, undefined);
+  assert.deepEqual(r.patch!.edits, [{ cell: 1, op: 'replace', newSource: 'X = train[["Pclass", "Fare"]].to_numpy()' }]);
+  assert.deepEqual(r.patch!.source, { kind: 'llm', model: 'gpt-4o-mini', provider: 'openai' });
+  assert.equal(r.patch!.summary, '`as_matrix` was removed in pandas 1.0; use `to_numpy()`.');
+  assert.deepEqual(r.calls.map((c) => c.outcome), ['malformed', 'invalid', 'ok']);
+  assert.equal(r.newSources!.get(1), 'X = train[["Pclass", "Fare"]].to_numpy()');
+  assert.ok(r.costUsd > 0);
+  assert.ok(r.promptTokens > 100);
+  // The model saw its own replies and the reasons.
+  const third = s.requests[2]!.body.messages;
+  assert.deepEqual(third.map((m: any) => m.role), ['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+  assert.match(third[3].content, /no fenced ```python code block/);
+  assert.match(third[5].content, /installs packages/);
+  assert.match(s.requests[0]!.body.messages[1].content, /## Cell 1 \(the failing cell\)/);
+  assert.match(s.requests[0]!.body.messages[1].content, /## Cell 0 \(defines train\)/);
+});
+
+test('gives up after the reflection budget with the last reason', async () => {
+  const s = await standin({ reply: 'no code' }, { reply: 'no code' }, { reply: 'still no code' });
+  const provider = new AnthropicProvider({ model: 'claude-haiku-4-5', apiKey: 'k', baseURL: s.anthropicBaseUrl });
+  const r = await proposePatch({ provider, notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context(), maxReflections: 2 });
+  assert.equal(r.patch, undefined);
+  assert.equal(r.failure!.kind, 'malformed');
+  assert.match(r.failure!.message, /no usable patch after 3 replies \(2 reflections\)/);
+  assert.equal(s.requests.length, 3);
+});
+
+test('a spend cap mid-way ends with a typed llm-error failure (budget), not an exception', async () => {
+  const s = await standin({ reply: 'no code', usage: { input: 50_000, output: 500 } }, { reply: GOOD });
+  const tracker = new SpendTracker({ capUsd: 0.01 });
+  const provider = new MeteredProvider(new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s.openaiBaseUrl }), tracker);
+  const r = await proposePatch({ provider, notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context(), maxTokens: 5000 });
+  assert.equal(r.failure!.kind, 'llm-error');
+  assert.equal(r.failure!.llmKind, 'budget');
+  assert.equal(r.calls.length, 1);
+  assert.equal(s.requests.length, 1);
+  assert.equal(tracker.summary.refusedCalls, 1);
+});
