@@ -1,7 +1,7 @@
 /** The propose/validate/reflect cycle through the real SDKs against the loopback stand-in. */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { LlmStandin } from '../../support/llm-standin.js';
+import { LlmStandin, type StandinStep } from '../../support/llm-standin.js';
 import { OpenAiProvider } from '../../../src/fixers/llm/openai-provider.js';
 import { AnthropicProvider } from '../../../src/fixers/llm/anthropic-provider.js';
 import { MeteredProvider, SpendTracker } from '../../../src/fixers/llm/spend.js';
@@ -11,7 +11,7 @@ import { makeNotebook } from '../context/fixtures.js';
 
 const servers: LlmStandin[] = [];
 after(async () => { for (const s of servers) await s.stop(); });
-async function standin(...steps: Parameters<typeof LlmStandin.start>[0]): Promise<LlmStandin> {
+async function standin(...steps: StandinStep[]): Promise<LlmStandin> {
   const s = await LlmStandin.start(steps);
   servers.push(s);
   return s;
