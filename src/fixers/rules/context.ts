@@ -65,6 +65,8 @@ export class NotebookContext {
   readonly assigned = new Set<string>();
   /** Names assigned from pandas DataFrame producers (read_csv, DataFrame, concat...) or their methods. */
   readonly frames = new Set<string>();
+  /** Names assigned from any pandas object (DataFrames and Series such as `df['a']`). */
+  readonly pandasNames = new Set<string>();
   /** Modules imported anywhere (`import a.b` records "a.b" and "a"). */
   readonly importedModules = new Set<string>();
   /** `from X import *` modules. */
@@ -181,9 +183,12 @@ export class NotebookContext {
     for (let round = 0; round < 3; round++) {
       let changed = false;
       for (const { left, right, cell } of assigns) {
-        if (this.frames.has(left.text)) continue;
-        if (this.isFrameExpr(right, cell)) {
+        if (!this.frames.has(left.text) && this.isDataFrameExpr(right, cell)) {
           this.frames.add(left.text);
+          changed = true;
+        }
+        if (!this.pandasNames.has(left.text) && this.isPandasExpr(right, cell)) {
+          this.pandasNames.add(left.text);
           changed = true;
         }
       }
@@ -191,31 +196,70 @@ export class NotebookContext {
     }
   }
 
-  /** Heuristic: does this expression evaluate to a pandas DataFrame (or Series)? */
-  isFrameExpr(node: SyntaxNode, cell: number): boolean {
+  /** Heuristic: does this expression evaluate to a pandas DataFrame? */
+  isDataFrameExpr(node: SyntaxNode, cell: number): boolean {
     if (node.type === 'identifier') return this.frames.has(node.text);
+    if (node.type === 'parenthesized_expression') {
+      const inner = node.namedChildren.filter((c) => c && c.type !== 'comment');
+      return inner.length === 1 && this.isDataFrameExpr(inner[0]!, cell);
+    }
     if (node.type === 'call') {
       const fn = node.childForFieldName('function');
       const q = fn ? this.qname(fn, cell) : undefined;
-      if (q && q.startsWith('pandas.') && FRAME_PRODUCERS.has(q.split('.').pop()!)) return true;
+      if (q && q.startsWith('pandas.') && FRAME_PRODUCERS.has(q.split('.').pop()!) && !q.endsWith('.Series')) return true;
       const m = methodCall(node);
-      if (m && FRAME_METHODS.has(m.name) && this.isFrameExpr(m.recv, cell)) {
-        // `x = df.append(...)` is pandas; list.append returns None and is never assigned usefully.
-        return true;
-      }
-      if (m && m.name === 'append' && callArgs(node)?.keywords.has('ignore_index')) return true;
+      if (m && FRAME_METHODS.has(m.name) && this.isDataFrameExpr(m.recv, cell)) return true;
+      if (m && m.name === 'append' && callArgs(node)?.keywords.has('ignore_index') && this.isDataFrameExpr(m.recv, cell)) return true;
       return false;
     }
     if (node.type === 'subscript') {
       const v = node.childForFieldName('value');
-      return !!v && this.isFrameExpr(v, cell);
+      if (!v) return false;
+      const key = node.childForFieldName('subscript');
+      // df[['a', 'b']], df[mask], df[1:5]; df.loc[mask] / df.iloc[a:b]
+      const frameKey = !!key && ['list', 'comparison_operator', 'boolean_operator', 'slice', 'unary_operator', 'call'].includes(key.type);
+      if (v.type === 'attribute' && ['loc', 'iloc'].includes(v.childForFieldName('attribute')?.text ?? '')) {
+        const obj = v.childForFieldName('object');
+        return frameKey && !!obj && this.isDataFrameExpr(obj, cell);
+      }
+      return frameKey && this.isDataFrameExpr(v, cell);
+    }
+    return false;
+  }
+
+  /** Heuristic: a pandas DataFrame or Series (or a name assigned from one). */
+  isPandasExpr(node: SyntaxNode, cell: number): boolean {
+    if (this.isDataFrameExpr(node, cell)) return true;
+    if (node.type === 'identifier') return this.pandasNames.has(node.text);
+    if (node.type === 'call') {
+      const fn = node.childForFieldName('function');
+      const q = fn ? this.qname(fn, cell) : undefined;
+      if (q && (q === 'pandas.Series' || (q.startsWith('pandas.') && FRAME_PRODUCERS.has(q.split('.').pop()!)))) return true;
+      const m = methodCall(node);
+      if (m && FRAME_METHODS.has(m.name) && this.isPandasExpr(m.recv, cell)) return true;
+      return false;
+    }
+    if (node.type === 'subscript') {
+      const v = node.childForFieldName('value');
+      if (!v) return false;
+      if (v.type === 'attribute' && ['loc', 'iloc', 'at', 'iat'].includes(v.childForFieldName('attribute')?.text ?? '')) {
+        const obj = v.childForFieldName('object');
+        return !!obj && this.isPandasExpr(obj, cell);
+      }
+      return this.isDataFrameExpr(v, cell);
     }
     if (node.type === 'attribute') {
       const obj = node.childForFieldName('object');
-      const attr = node.childForFieldName('attribute')?.text;
-      if (obj && (attr === 'loc' || attr === 'iloc' || attr === 'T')) return this.isFrameExpr(obj, cell);
+      const attr = node.childForFieldName('attribute')?.text ?? '';
+      // df.Age (a column) or df.T
+      return !!obj && this.isDataFrameExpr(obj, cell) && !['values', 'shape', 'columns', 'index', 'dtypes', 'str', 'dt', 'loc', 'iloc'].includes(attr);
     }
     return false;
+  }
+
+  /** Back-compat name: DataFrame or Series. */
+  isFrameExpr(node: SyntaxNode, cell: number): boolean {
+    return this.isPandasExpr(node, cell);
   }
 
   /** Is this name bound anywhere in the notebook (import, assignment, def, parameter...)? */
@@ -326,12 +370,15 @@ export class CellContext {
     }
   }
 
-  /** Method calls `<anything>.name(...)` with name in `names`. */
+  /**
+   * Method calls `<object>.name(...)` with name in `names`, on receivers that are values (not an
+   * imported module or class: `np.sort(...)` is not a `.sort()` method call).
+   */
   *methodCalls(names: Iterable<string>): Generator<{ call: SyntaxNode; recv: SyntaxNode; name: string; nameNode: SyntaxNode; attr: SyntaxNode }> {
     const set = names instanceof Set ? (names as Set<string>) : new Set(names);
     for (const call of this.nodes('call')) {
       const m = methodCall(call);
-      if (m && set.has(m.name)) yield { call, ...m };
+      if (m && set.has(m.name) && !this.qname(m.recv)) yield { call, ...m };
     }
   }
 

@@ -1,0 +1,1253 @@
+/** pandas removals up to 2.x (1.0 and 2.0 "Removal of prior version deprecations"), plus pins. */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import type { Rule, RuleMatch, TextEdit } from './types.js';
+import { err, rule, deleteStatement, moveModules, dropKw } from './helpers.js';
+import { addArgument, callArgs, isPure, kwValue, methodCall, paren, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, type Args } from './tree.js';
+
+const PD10 = 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#removal-of-prior-version-deprecations-changes';
+const PD20 = 'https://pandas.pydata.org/docs/whatsnew/v2.0.0.html#removal-of-prior-version-deprecations-changes';
+const PD023 = 'https://pandas.pydata.org/docs/whatsnew/v0.23.0.html#removal-of-prior-version-deprecations-changes';
+const PD020 = 'https://pandas.pydata.org/docs/whatsnew/v0.20.0.html#removal-of-prior-version-deprecations-changes';
+
+const noAttr = (names: string) => err('AttributeError', new RegExp(`object has no attribute '(${names})'`));
+const noModAttr = (names: string) => err('AttributeError', new RegExp(`module 'pandas' has no attribute '(${names})'`));
+
+function pdRef(ctx: CellContext) {
+  return ctx.moduleRef('pandas', 'pd');
+}
+
+function withImport(ref: { edit?: TextEdit }, edits: TextEdit[]): TextEdit[] {
+  return ref.edit ? [...edits, ref.edit] : edits;
+}
+
+const ix = rule({
+  id: 'pandas-ix',
+  library: 'pandas',
+  title: '.ix indexer',
+  old: 'df.ix[rows, cols]',
+  new: 'df.loc[rows, cols] / df.iloc[:, positions]',
+  removedIn: '1.0',
+  errors: [noAttr('ix')],
+  link: PD10,
+  message: '.ix was removed in pandas 1.0; use .loc (labels) or .iloc (positions)',
+  fixtures: [
+    {
+      before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.ix[1, 'b'], df.ix[df.a > 1, 'a'].tolist(), df.ix[:, 0].tolist())",
+      after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.loc[1, 'b'], df.loc[df.a > 1, 'a'].tolist(), df.iloc[:, 0].tolist())",
+      expect: '5 [2, 3] [1, 2, 3]',
+      beforeError: 'AttributeError',
+    },
+    {
+      before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.ix[0:1, 0:1].shape)",
+      manual: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.iloc[0:2, 0:1].shape)",
+      expect: '(2, 1)',
+      beforeError: 'AttributeError',
+    },
+  ],
+  *find(ctx) {
+    for (const attr of ctx.nodes('attribute')) {
+      const name = attr.childForFieldName('attribute');
+      if (name?.text !== 'ix') continue;
+      const sub = attr.parent;
+      if (!sub || sub.type !== 'subscript' || !sameNode(sub.childForFieldName('value'), attr)) continue;
+      const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+      const positional = (k: SyntaxNode) => isIntLike(k);
+      if (keys.length <= 1) {
+        yield { node: attr, edits: [replaceNode(name, 'loc')] };
+      } else if (keys.length === 2 && !positional(keys[1])) {
+        yield { node: attr, edits: [replaceNode(name, 'loc')] };
+      } else if (keys.length === 2 && positional(keys[1]) && (isFullSlice(keys[0]) || keys[0].type === 'integer')) {
+        yield { node: attr, edits: [replaceNode(name, 'iloc')] };
+      } else {
+        yield { node: attr, message: '.ix was removed in pandas 1.0: these columns are positions, so use .iloc, but .ix row slices on an integer index were label-based and inclusive (`.ix[0:5]` is `.iloc[0:6]` on a default index); rewrite by hand' };
+      }
+    }
+  },
+});
+
+function isIntLike(k: SyntaxNode): boolean {
+  if (k.type === 'integer') return true;
+  if (k.type === 'unary_operator') return k.childForFieldName('argument')?.type === 'integer';
+  if (k.type === 'slice') return k.namedChildren.length > 0 && k.namedChildren.every((c) => !c || c.type === 'integer' || c.type === 'unary_operator');
+  if (k.type === 'list') return k.namedChildren.length > 0 && k.namedChildren.every((c) => !c || c.type === 'integer');
+  return false;
+}
+
+function isFullSlice(k: SyntaxNode): boolean {
+  return k.type === 'slice' && k.namedChildren.filter((c) => c && c.type !== 'comment').length === 0;
+}
+
+const APPEND_KW = ['ignore_index', 'sort', 'verify_integrity'];
+
+const append = rule({
+  id: 'pandas-append',
+  library: 'pandas',
+  title: 'DataFrame.append / Series.append',
+  old: 'df = df.append(other, ignore_index=True)',
+  new: 'df = pd.concat([df, other], ignore_index=True)',
+  removedIn: '2.0',
+  errors: [noAttr('append')],
+  link: PD20,
+  message: 'DataFrame.append/Series.append were removed in pandas 2.0; use pd.concat',
+  fixtures: [
+    {
+      before: "import pandas as pd\na = pd.DataFrame({'x': [1]})\nb = pd.DataFrame({'x': [2]})\na = a.append(b, ignore_index=True)\na = a.append({'x': 3}, ignore_index=True)\nprint(a.x.tolist())",
+      after: "import pandas as pd\na = pd.DataFrame({'x': [1]})\nb = pd.DataFrame({'x': [2]})\na = pd.concat([a, b], ignore_index=True)\na = pd.concat([a, pd.DataFrame([{'x': 3}])], ignore_index=True)\nprint(a.x.tolist())",
+      expect: '[1, 2, 3]',
+      beforeError: 'AttributeError',
+    },
+    {
+      before: "import pandas as pd\ndf = pd.DataFrame({'x': [1]})\nrow = df.iloc[0]\ndf = df.append(row)\nprint(len(df))",
+      manual: "import pandas as pd\ndf = pd.DataFrame({'x': [1]})\nrow = df.iloc[0]\ndf = pd.concat([df, row.to_frame().T])\nprint(len(df))",
+      expect: '2',
+      beforeError: 'AttributeError',
+    },
+  ],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['append'])) {
+      const args = callArgs(call);
+      if (!args) continue;
+      const kws = [...args.keywords.keys()];
+      const pandasKw = kws.some((k) => APPEND_KW.includes(k));
+      const recvFrame = ctx.nb.isPandasExpr(recv, ctx.index);
+      const valueUsed = call.parent?.type !== 'expression_statement';
+      if (!recvFrame && !pandasKw) continue;
+      if (!recvFrame && !valueUsed) continue;
+      if (args.positional.length !== 1 || args.splat || kws.some((k) => !APPEND_KW.includes(k))) { yield { node: call }; continue; }
+      const other = args.positional[0];
+      let items: string[] | undefined;
+      const ref = pdRef(ctx);
+      if (!ref) { yield { node: call }; continue; }
+      if (other.type === 'dictionary') items = [`${ref.name}.DataFrame([${other.text}])`];
+      else if (ctx.nb.isDataFrameExpr(other, ctx.index)) items = [other.text];
+      else if (other.type === 'list' && other.namedChildren.every((c) => !c || c.type === 'comment' || ctx.nb.isDataFrameExpr(c, ctx.index))) {
+        items = other.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment').map((c) => c.text);
+      } else if (!ctx.nb.isDataFrameExpr(recv, ctx.index) && ctx.nb.isPandasExpr(other, ctx.index) && ctx.nb.isPandasExpr(recv, ctx.index) && other.type === 'identifier') {
+        items = [other.text]; // Series.append(Series)
+      }
+      if (!items) {
+        yield { node: call, message: "DataFrame.append was removed in pandas 2.0: use pd.concat([df, other]); if `other` is a row (a dict or a Series), wrap it first: pd.DataFrame([row]) / row.to_frame().T" };
+        continue;
+      }
+      const kwText = args.all.filter((a) => a.type === 'keyword_argument').map((a) => a.text);
+      const text = `${ref.name}.concat([${[recv.text, ...items].join(', ')}]${kwText.length ? ', ' + kwText.join(', ') : ''})`;
+      yield { node: call, edits: withImport(ref, [replaceNode(call, text)]) };
+    }
+  },
+});
+
+const asMatrix = rule({
+  id: 'pandas-as-matrix',
+  library: 'pandas',
+  title: 'DataFrame.as_matrix()',
+  old: 'df.as_matrix(columns)',
+  new: 'df[columns].values',
+  removedIn: '1.0',
+  errors: [noAttr('as_matrix')],
+  link: PD10,
+  message: 'as_matrix was removed in pandas 1.0; use .values (or .to_numpy())',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.as_matrix().sum(), df.as_matrix(['b']).sum())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.values.sum(), df[['b']].values.sum())",
+    expect: '10 7',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['as_matrix'])) {
+      const args = callArgs(call);
+      if (!args) continue;
+      const cols = args.positional[0] ?? kwValue(args.keywords.get('columns'));
+      if (args.all.length === 0) yield { node: call, edits: [replaceNode(call, `${recv.text}.values`)] };
+      else if (cols && args.all.length === 1) yield { node: call, edits: [replaceNode(call, `${paren(recv)}[${cols.text}].values`)] };
+      else yield { node: call };
+    }
+  },
+});
+
+const getSetValue = rule({
+  id: 'pandas-get-set-value',
+  library: 'pandas',
+  title: 'get_value / set_value',
+  old: 'df.get_value(i, c); df.set_value(i, c, v)',
+  new: 'df.at[i, c]; df.at[i, c] = v',
+  removedIn: '1.0',
+  errors: [noAttr('get_value|set_value')],
+  link: PD10,
+  message: 'get_value/set_value were removed in pandas 1.0; use .at / .iat',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\ndf.set_value(0, 'a', 9)\nprint(df.get_value(0, 'a'), df.get_value(1, 0, takeable=True))",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\ndf.at[0, 'a'] = 9\nprint(df.at[0, 'a'], df.iat[1, 0])",
+    expect: '9 2',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv, name } of ctx.methodCalls(['get_value', 'set_value'])) {
+      const args = callArgs(call);
+      if (!args || args.splat) { yield { node: call }; continue; }
+      const take = kwValue(args.keywords.get('takeable'));
+      if (args.keywords.size > (take ? 1 : 0) || (take && take.type !== 'true' && take.type !== 'false')) { yield { node: call }; continue; }
+      const acc = take?.type === 'true' ? 'iat' : 'at';
+      const pos = args.positional.map((a) => a.text);
+      if (name === 'get_value' && (pos.length === 2 || pos.length === 1)) {
+        yield { node: call, edits: [replaceNode(call, `${paren(recv)}.${acc}[${pos.join(', ')}]`)] };
+      } else if (name === 'set_value' && pos.length >= 2 && call.parent?.type === 'expression_statement') {
+        const value = pos[pos.length - 1];
+        yield { node: call, edits: [replaceNode(call, `${paren(recv)}.${acc}[${pos.slice(0, -1).join(', ')}] = ${value}`)] };
+      } else yield { node: call };
+    }
+  },
+});
+
+const fromCsv = rule({
+  id: 'pandas-from-csv',
+  library: 'pandas',
+  title: 'DataFrame.from_csv',
+  old: 'pd.DataFrame.from_csv(path)',
+  new: 'pd.read_csv(path, index_col=0, parse_dates=True)',
+  removedIn: '1.0',
+  errors: [err('AttributeError', /has no attribute 'from_csv'/)],
+  link: PD10,
+  message: 'DataFrame.from_csv was removed in pandas 1.0; use pd.read_csv(path, index_col=0, parse_dates=True)',
+  fixtures: [{
+    before: "import io\nimport pandas as pd\ndf = pd.DataFrame.from_csv(io.StringIO('d,v\\n2020-01-01,1\\n'))\nprint(df.index.dtype.kind, df.v.sum())",
+    after: "import io\nimport pandas as pd\ndf = pd.read_csv(io.StringIO('d,v\\n2020-01-01,1\\n'), index_col=0, parse_dates=True)\nprint(df.index.dtype.kind, df.v.sum())",
+    expect: 'M 1',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, fn } of ctx.callsTo(['pandas.DataFrame.from_csv'])) {
+      const args = callArgs(call)!;
+      const obj = fn.childForFieldName('object')!.childForFieldName('object')!;
+      const extra: string[] = [];
+      if (!args.keywords.has('index_col') && args.positional.length < 4) extra.push('index_col=0');
+      if (!args.keywords.has('parse_dates') && args.positional.length < 5) extra.push('parse_dates=True');
+      if (args.positional.length > 1) { yield { node: call }; continue; }
+      const edits = [replaceNode(fn, `${obj.text}.read_csv`)];
+      if (extra.length) edits.push(addArgument(args, extra.join(', ')));
+      yield { node: call, edits };
+    }
+  },
+});
+
+const convertObjects = rule({
+  id: 'pandas-convert-objects',
+  library: 'pandas',
+  title: 'DataFrame.convert_objects',
+  old: 'df.convert_objects(convert_numeric=True)',
+  new: "df.apply(pd.to_numeric, errors='coerce') / df.infer_objects()",
+  removedIn: '1.0',
+  autoFixable: false,
+  errors: [noAttr('convert_objects')],
+  link: PD10,
+  message: "convert_objects was removed in pandas 1.0: use df.apply(pd.to_numeric, errors='coerce') for convert_numeric=True on numeric-looking columns (it turns all-text columns into NaN, which convert_objects did not), or df.infer_objects() otherwise",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x']})\nprint(df.convert_objects(convert_numeric=True).a.sum())",
+    manual: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x']})\nprint(df.apply(pd.to_numeric, errors='coerce').a.sum())",
+    expect: '1.0',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.methodCalls(['convert_objects'])) yield { node: call };
+  },
+});
+
+const ROLLING = ['mean', 'sum', 'std', 'var', 'median', 'min', 'max', 'count', 'skew', 'kurt', 'apply', 'quantile', 'corr', 'cov'];
+const WINDOW_KW = new Set(['min_periods', 'center', 'win_type']);
+
+function windowMoment(ctx: CellContext, call: SyntaxNode, kind: 'rolling' | 'expanding', fnName: string): RuleMatch {
+  const args = callArgs(call)!;
+  const pos = args.positional;
+  const binary = fnName === 'corr' || fnName === 'cov';
+  const nData = binary ? 2 : 1;
+  const needsArg = fnName === 'apply' || fnName === 'quantile';
+  if (args.splat || pos.length < nData) return { node: call };
+  const data = pos[0];
+  const other = binary ? pos[1] : undefined;
+  let rest = pos.slice(nData);
+  const windowArgs: string[] = [];
+  if (kind === 'rolling') {
+    const w = rest[0] ?? kwValue(args.keywords.get('window'));
+    if (!w) return { node: call };
+    windowArgs.push(w.text);
+    rest = rest.slice(1);
+  }
+  let methodArg: string | undefined;
+  if (needsArg) {
+    const a = rest[0] ?? kwValue(args.keywords.get(fnName === 'apply' ? 'func' : 'quantile'));
+    if (!a) return { node: call };
+    methodArg = a.text;
+    rest = rest.slice(1);
+  }
+  if (rest.length) return { node: call };
+  for (const [k, kw] of args.keywords) {
+    if (k === 'window' || k === 'func' || k === 'quantile') continue;
+    if (!WINDOW_KW.has(k)) return { node: call, message: `pd.${kind}_${fnName} was removed in pandas 0.23; its ${k}= argument has no direct equivalent in .${kind}(); rewrite as ${data.text}.${kind}(...).${fnName}() by hand` };
+    windowArgs.push(kw.text);
+  }
+  const margs = [other?.text, methodArg].filter(Boolean).join(', ');
+  return { node: call, edits: [replaceNode(call, `${paren(data)}.${kind}(${windowArgs.join(', ')}).${fnName}(${margs})`)] };
+}
+
+const rollingFns = rule({
+  id: 'pandas-rolling-functions',
+  library: 'pandas',
+  title: 'pd.rolling_* / pd.expanding_* functions',
+  old: 'pd.rolling_mean(s, 3)',
+  new: 's.rolling(3).mean()',
+  removedIn: '0.23',
+  errors: [noModAttr('(rolling|expanding)_\\w+')],
+  link: PD023,
+  message: 'the pd.rolling_*/pd.expanding_* functions were removed in pandas 0.23; use the .rolling()/.expanding() methods',
+  fixtures: [{
+    before: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0, 4.0])\nprint(pd.rolling_mean(s, 2).tolist()[-1], pd.rolling_std(s, window=2, min_periods=1).iloc[-1].round(3), pd.expanding_sum(s).iloc[-1])',
+    after: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0, 4.0])\nprint(s.rolling(2).mean().tolist()[-1], s.rolling(2, min_periods=1).std().iloc[-1].round(3), s.expanding().sum().iloc[-1])',
+    expect: '3.5 0.707 10.0',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    const names: string[] = [];
+    for (const f of ROLLING) names.push(`pandas.rolling_${f}`, `pandas.expanding_${f}`);
+    for (const { call, qname } of ctx.callsTo(names)) {
+      const [kind, fn] = qname.slice(7).split('_') as ['rolling' | 'expanding', string];
+      yield windowMoment(ctx, call, kind, fn);
+    }
+  },
+});
+
+const EWM: Record<string, string> = { ewma: 'mean', ewmstd: 'std', ewmvar: 'var', ewmvol: 'std' };
+const EWM_KW = new Set(['com', 'span', 'halflife', 'alpha', 'min_periods', 'adjust', 'ignore_na']);
+
+const ewmFns = rule({
+  id: 'pandas-ewm-functions',
+  library: 'pandas',
+  title: 'pd.ewma / pd.ewmstd / pd.ewmvar',
+  old: 'pd.ewma(s, span=10)',
+  new: 's.ewm(span=10).mean()',
+  removedIn: '0.23',
+  errors: [noModAttr('ewm\\w+')],
+  link: PD023,
+  message: 'pd.ewma/ewmstd/ewmvar were removed in pandas 0.23; use s.ewm(...).mean()/.std()/.var()',
+  fixtures: [{
+    before: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0])\nprint(pd.ewma(s, span=2).round(3).tolist())',
+    after: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0])\nprint(s.ewm(span=2).mean().round(3).tolist())',
+    expect: '[1.0, 1.75, 2.615]',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, qname } of ctx.callsTo(Object.keys(EWM).map((k) => `pandas.${k}`))) {
+      const args = callArgs(call)!;
+      const pos = args.positional;
+      if (args.splat || pos.length < 1 || pos.length > 2 || [...args.keywords.keys()].some((k) => !EWM_KW.has(k))) { yield { node: call }; continue; }
+      const kw = [...(pos[1] ? [`com=${pos[1].text}`] : []), ...[...args.keywords.values()].map((k) => k.text)];
+      yield { node: call, edits: [replaceNode(call, `${paren(pos[0])}.ewm(${kw.join(', ')}).${EWM[qname.slice(7)]}()`)] };
+    }
+  },
+});
+
+const sortRule = rule({
+  id: 'pandas-sort',
+  library: 'pandas',
+  title: 'DataFrame.sort(columns=)',
+  old: "df.sort(columns='a', ascending=False)",
+  new: "df.sort_values(by='a', ascending=False)",
+  removedIn: '0.20',
+  errors: [noAttr('sort')],
+  link: PD020,
+  message: 'DataFrame.sort was removed in pandas 0.20; use sort_values (or sort_index)',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [2, 1, 3]})\nprint(df.sort(columns='a', ascending=False).a.tolist(), df.sort('a').a.tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [2, 1, 3]})\nprint(df.sort_values(by='a', ascending=False).a.tolist(), df.sort_values('a').a.tolist())",
+    expect: '[3, 2, 1] [1, 2, 3]',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv, nameNode } of ctx.methodCalls(['sort'])) {
+      const args = callArgs(call);
+      if (!args) continue;
+      const kws = [...args.keywords.keys()];
+      if (kws.some((k) => ['key', 'reverse', 'cmp'].includes(k))) continue; // list.sort
+      const frame = ctx.nb.isPandasExpr(recv, ctx.index);
+      if (args.positional.length === 0 && !args.keywords.has('columns') && !(frame && kws.length)) {
+        if (frame && args.all.length === 0) yield { node: call, edits: [replaceNode(nameNode, 'sort_index')] };
+        continue;
+      }
+      const edits = [replaceNode(nameNode, 'sort_values')];
+      const cols = args.keywords.get('columns');
+      if (cols) edits.push(renameKeyword(cols, 'by'));
+      yield { node: call, edits };
+    }
+  },
+});
+
+const orderRule = rule({
+  id: 'pandas-order',
+  library: 'pandas',
+  title: 'Series.order()',
+  old: 's.order(ascending=False)',
+  new: 's.sort_values(ascending=False)',
+  removedIn: '0.20',
+  errors: [noAttr('order')],
+  link: PD020,
+  message: 'Series.order was removed in pandas 0.20; use sort_values',
+  fixtures: [{
+    before: 'import pandas as pd\ns = pd.Series([2, 1, 3])\nprint(s.order(ascending=False).tolist())',
+    after: 'import pandas as pd\ns = pd.Series([2, 1, 3])\nprint(s.sort_values(ascending=False).tolist())',
+    expect: '[3, 2, 1]',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, nameNode } of ctx.methodCalls(['order'])) {
+      const args = callArgs(call);
+      if (!args || args.positional.length > 0) continue;
+      yield { node: call, edits: [replaceNode(nameNode, 'sort_values')] };
+    }
+  },
+});
+
+const sortIndexBy = rule({
+  id: 'pandas-sort-index-by',
+  library: 'pandas',
+  title: 'sort_index(by=)',
+  old: "df.sort_index(by='a')",
+  new: "df.sort_values(by='a')",
+  removedIn: '0.20',
+  errors: [err('TypeError', /sort_index\(\) got an unexpected keyword argument 'by'/)],
+  link: PD020,
+  message: "sort_index(by=) was removed in pandas 0.20; use sort_values(by=)",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [2, 1]})\nprint(df.sort_index(by='a').a.tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [2, 1]})\nprint(df.sort_values(by='a').a.tolist())",
+    expect: '[1, 2]',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, nameNode } of ctx.methodCalls(['sort_index'])) {
+      if (callArgs(call)?.keywords.has('by')) yield { node: call, edits: [replaceNode(nameNode, 'sort_values')] };
+    }
+  },
+});
+
+const PLOTTING_FNS = ['scatter_matrix', 'parallel_coordinates', 'andrews_curves', 'radviz', 'lag_plot', 'autocorrelation_plot', 'bootstrap_plot'];
+
+const plottingModule = rule({
+  id: 'pandas-tools-plotting',
+  library: 'pandas',
+  title: 'pandas.tools.plotting / pd.scatter_matrix',
+  old: 'from pandas.tools.plotting import scatter_matrix; pd.scatter_matrix(df)',
+  new: 'from pandas.plotting import scatter_matrix; pd.plotting.scatter_matrix(df)',
+  removedIn: '1.0',
+  errors: [err('ModuleNotFoundError', /No module named 'pandas\.tools'/), noModAttr(PLOTTING_FNS.join('|'))],
+  link: PD10,
+  message: 'pandas.tools.plotting and the top-level pd.scatter_matrix were removed; use pandas.plotting',
+  fixtures: [{
+    before: "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\nfrom pandas.tools.plotting import scatter_matrix\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 5]})\nprint(pd.scatter_matrix(df).shape, scatter_matrix(df).shape)",
+    after: "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\nfrom pandas.plotting import scatter_matrix\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 5]})\nprint(pd.plotting.scatter_matrix(df).shape, scatter_matrix(df).shape)",
+    expect: '(2, 2) (2, 2)',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, { 'pandas.tools.plotting': 'pandas.plotting' });
+    for (const { node } of ctx.attributesTo(PLOTTING_FNS.map((f) => `pandas.${f}`))) {
+      const attr = node.childForFieldName('attribute')!;
+      yield { node, edits: [{ start: attr.startIndex, end: attr.startIndex, text: 'plotting.' }] };
+    }
+    for (const { node } of ctx.attributesTo(['pandas.tools.plotting'])) {
+      if (node.text.replace(/\s/g, '') === 'pandas.tools.plotting') continue; // handled by moveModules
+      const inner = node.childForFieldName('object')!; // pd.tools
+      yield { node, edits: [replaceNode(node, `${inner.childForFieldName('object')!.text}.plotting`)] };
+    }
+  },
+});
+
+const panel = rule({
+  id: 'pandas-panel',
+  library: 'pandas',
+  title: 'pd.Panel',
+  old: 'pd.Panel(data)',
+  new: 'a MultiIndex DataFrame (or xarray)',
+  removedIn: '1.0',
+  autoFixable: false,
+  errors: [noModAttr('Panel')],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v0.25.0.html#removal-of-prior-version-deprecations-changes',
+  message: 'pd.Panel was removed (pandas 0.25/1.0): represent 3-D data as a DataFrame with a MultiIndex (pd.concat(dict_of_frames)), or with xarray (not in the environment)',
+  fixtures: [{
+    before: "import pandas as pd\np = pd.Panel({'x': pd.DataFrame({'a': [1]})})\nprint(p.shape)",
+    manual: "import pandas as pd\np = pd.concat({'x': pd.DataFrame({'a': [1]})})\nprint(p.shape)",
+    expect: '(1, 1)',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { node } of ctx.attributesTo(['pandas.Panel', 'pandas.Panel4D'])) yield { node };
+  },
+});
+
+const nestedRenamer = rule({
+  id: 'pandas-nested-renamer',
+  library: 'pandas',
+  title: 'agg with a dict of renames',
+  old: "df.groupby('k')['v'].agg({'total': 'sum'})",
+  new: "df.groupby('k')['v'].agg(total='sum')",
+  removedIn: '1.0',
+  errors: [err('SpecificationError', /nested renamer is not supported/)],
+  link: PD10,
+  message: 'renaming through a dict in .agg() was removed in pandas 1.0; use named aggregation',
+  fixtures: [
+    {
+      before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]})\nprint(df.groupby('k')['v'].agg({'total': 'sum', 'n': 'count'}).to_dict('list'))",
+      after: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]})\nprint(df.groupby('k')['v'].agg(total='sum', n='count').to_dict('list'))",
+      expect: "{'total': [3, 3], 'n': [2, 1]}",
+      beforeError: 'SpecificationError',
+    },
+    {
+      before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]})\nprint(df.groupby('k').agg({'v': {'total': 'sum'}}).shape)",
+      manual: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]})\nprint(df.groupby('k').agg(total=('v', 'sum')).shape)",
+      expect: '(2, 1)',
+      beforeError: 'SpecificationError',
+    },
+  ],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['agg', 'aggregate'])) {
+      const args = callArgs(call);
+      const d = args?.positional[0];
+      if (!args || !d || d.type !== 'dictionary' || args.all.length !== 1) continue;
+      const pairs = d.namedChildren.filter((p): p is SyntaxNode => !!p && p.type === 'pair');
+      if (pairs.length === 0) continue;
+      const nested = pairs.some((p) => p.childForFieldName('value')?.type === 'dictionary');
+      // SeriesGroupBy: X.groupby(...)[<one string>]
+      const seriesGb = recv.type === 'subscript' && recv.childForFieldName('subscript')?.type === 'string' &&
+        recv.childForFieldName('value')?.type === 'call' && methodCall(recv.childForFieldName('value')!)?.name === 'groupby';
+      if (nested) {
+        yield { node: call, message: "a dict of dicts in .agg() (nested renamer) was removed in pandas 1.0: use named aggregation, e.g. .agg(total=('v', 'sum')); the result has flat column names instead of a MultiIndex" };
+        continue;
+      }
+      if (!seriesGb) continue;
+      const kws: string[] = [];
+      for (const p of pairs) {
+        const key = stringValue(p.childForFieldName('key'));
+        const value = p.childForFieldName('value');
+        if (!key || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) || !value) { kws.length = 0; break; }
+        kws.push(`${key}=${value.text}`);
+      }
+      if (!kws.length) { yield { node: call, message: "a dict in SeriesGroupBy.agg() (renaming) was removed in pandas 1.0: use named aggregation .agg(name=func) or .agg(func).rename(...)" }; continue; }
+      yield { node: call, edits: [replaceNode(d, kws.join(', '))] };
+    }
+  },
+});
+
+const badLines = rule({
+  id: 'pandas-error-bad-lines',
+  library: 'pandas',
+  title: 'read_csv(error_bad_lines=, warn_bad_lines=)',
+  old: 'pd.read_csv(f, error_bad_lines=False)',
+  new: "pd.read_csv(f, on_bad_lines='warn')",
+  removedIn: '2.0',
+  errors: [err('TypeError', /unexpected keyword argument '(error|warn)_bad_lines'/)],
+  link: PD20,
+  message: "error_bad_lines/warn_bad_lines were removed in pandas 2.0; use on_bad_lines='error'|'warn'|'skip'",
+  fixtures: [{
+    before: "import io\nimport pandas as pd\ndf = pd.read_csv(io.StringIO('a\\n1\\n2,3\\n'), error_bad_lines=False, warn_bad_lines=False)\nprint(len(df))",
+    after: "import io\nimport pandas as pd\ndf = pd.read_csv(io.StringIO('a\\n1\\n2,3\\n'), on_bad_lines='skip')\nprint(len(df))",
+    expect: '1',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['pandas.read_csv', 'pandas.read_table'])) {
+      const args = callArgs(call)!;
+      const e = args.keywords.get('error_bad_lines');
+      const w = args.keywords.get('warn_bad_lines');
+      if (!e && !w) continue;
+      const ev = kwValue(e)?.type;
+      const wv = kwValue(w)?.type;
+      if ((e && ev !== 'true' && ev !== 'false') || (w && wv !== 'true' && wv !== 'false')) { yield { node: call }; continue; }
+      // Old defaults: error_bad_lines=True, warn_bad_lines=True.
+      const mode = ev === 'false' ? (wv === 'false' ? 'skip' : 'warn') : 'error';
+      const edits: TextEdit[] = [];
+      if (e) {
+        edits.push(replaceNode(e, `on_bad_lines='${mode}'`));
+        if (w) edits.push(removeArgument(args, w, ctx.source));
+      } else if (w) {
+        edits.push(removeArgument(args, w, ctx.source));
+      }
+      yield { node: call, edits };
+    }
+  },
+});
+
+const iteritems = rule({
+  id: 'pandas-iteritems',
+  library: 'pandas',
+  title: 'DataFrame.iteritems / Series.iteritems',
+  old: 'df.iteritems()',
+  new: 'df.items()',
+  removedIn: '2.0',
+  errors: [err('AttributeError', /'(DataFrame|Series)' object has no attribute 'iteritems'/)],
+  link: PD20,
+  message: 'iteritems was removed in pandas 2.0; use items()',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\nfor name, col in df.iteritems():\n    print(name, col.sum())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\nfor name, col in df.items():\n    print(name, col.sum())",
+    expect: 'a 3',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv, nameNode } of ctx.methodCalls(['iteritems'])) {
+      if (!ctx.nb.isPandasExpr(recv, ctx.index) || callArgs(call)?.all.length) continue;
+      yield { node: call, edits: [replaceNode(nameNode, 'items')] };
+    }
+  },
+});
+
+const mad = rule({
+  id: 'pandas-mad',
+  library: 'pandas',
+  title: 'DataFrame.mad / Series.mad',
+  old: 'df.mad()',
+  new: '(df - df.mean()).abs().mean()',
+  removedIn: '2.0',
+  errors: [noAttr('mad')],
+  link: PD20,
+  message: 'mad() was removed in pandas 2.0; compute (x - x.mean()).abs().mean()',
+  fixtures: [{
+    before: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 6.0])\nprint(s.mad())',
+    after: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 6.0])\nprint((s - s.mean()).abs().mean())',
+    expect: '2.0',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['mad'])) {
+      if (callArgs(call)?.all.length) { yield { node: call }; continue; }
+      if (!isPure(recv)) { yield { node: call, message: 'mad() was removed in pandas 2.0: assign the expression to a name x, then use (x - x.mean()).abs().mean()' }; continue; }
+      yield { node: call, edits: [replaceNode(call, `(${recv.text} - ${recv.text}.mean()).abs().mean()`)] };
+    }
+  },
+});
+
+/** pandas 2.0 made most arguments keyword-only: method -> names of its positional parameters in 0.2x/1.x order, and how many stay positional. */
+const KEYWORD_ONLY: Record<string, { names: string[]; keep: number; frameOnly?: boolean; strAccessor?: boolean }> = {
+  drop: { names: ['labels', 'axis', 'index', 'columns', 'level', 'inplace', 'errors'], keep: 1 },
+  dropna: { names: ['axis', 'how', 'thresh', 'subset', 'inplace'], keep: 0 },
+  fillna: { names: ['value', 'method', 'axis', 'inplace', 'limit', 'downcast'], keep: 1 },
+  sort_values: { names: ['by', 'axis', 'ascending', 'inplace', 'kind', 'na_position'], keep: 1 },
+  sort_index: { names: ['axis', 'level', 'ascending', 'inplace', 'kind', 'na_position'], keep: 0 },
+  set_index: { names: ['keys', 'drop', 'append', 'inplace', 'verify_integrity'], keep: 1 },
+  reset_index: { names: ['level', 'drop', 'inplace', 'col_level', 'col_fill'], keep: 1 },
+  drop_duplicates: { names: ['subset', 'keep', 'inplace'], keep: 1 },
+  replace: { names: ['to_replace', 'value', 'inplace', 'limit', 'regex', 'method'], keep: 2, frameOnly: true },
+  interpolate: { names: ['method', 'axis', 'limit', 'inplace', 'limit_direction'], keep: 1 },
+  any: { names: ['axis', 'bool_only', 'skipna', 'level'], keep: 0 },
+  all: { names: ['axis', 'bool_only', 'skipna', 'level'], keep: 0 },
+  where: { names: ['cond', 'other', 'inplace', 'axis', 'level'], keep: 2, frameOnly: true },
+  pivot: { names: ['index', 'columns', 'values'], keep: 0, frameOnly: true },
+  split: { names: ['pat', 'n', 'expand'], keep: 1, strAccessor: true },
+  rsplit: { names: ['pat', 'n', 'expand'], keep: 1, strAccessor: true },
+};
+const KEYWORD_ONLY_FUNCS: Record<string, { names: string[]; keep: number }> = {
+  'pandas.concat': { names: ['objs', 'axis', 'join', 'join_axes', 'ignore_index', 'keys'], keep: 1 },
+  'pandas.read_csv': { names: ['filepath_or_buffer', 'sep', 'delimiter', 'header', 'names', 'index_col'], keep: 1 },
+  'pandas.read_table': { names: ['filepath_or_buffer', 'sep', 'delimiter', 'header', 'names', 'index_col'], keep: 1 },
+};
+
+function positionalToKeywords(args: Args, spec: { names: string[]; keep: number }): TextEdit[] | undefined {
+  if (args.splat) return undefined;
+  const pos = args.positional;
+  if (pos.length <= spec.keep || pos.length > spec.names.length) return undefined;
+  const edits: TextEdit[] = [];
+  for (let i = spec.keep; i < pos.length; i++) {
+    if (args.keywords.has(spec.names[i])) return undefined;
+    edits.push({ start: pos[i].startIndex, end: pos[i].startIndex, text: `${spec.names[i]}=` });
+  }
+  return edits;
+}
+
+const keywordOnly = rule({
+  id: 'pandas-keyword-only-arguments',
+  library: 'pandas',
+  title: 'positional arguments that became keyword-only',
+  old: "df.drop('c', 1); df.dropna(0, 'any'); s.str.split(',', 1); pd.concat([a, b], 1)",
+  new: "df.drop('c', axis=1); df.dropna(axis=0, how='any'); s.str.split(',', n=1); pd.concat([a, b], axis=1)",
+  removedIn: '2.0',
+  errors: [err('TypeError', /takes (from \d+ to \d+|\d+) positional arguments? but \d+ (were|was) given/)],
+  link: PD20,
+  message: 'pandas 2.0 made these arguments keyword-only; name them',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, None], 'c': ['x,y', 'z']})\nprint(df.drop('c', 1).columns.tolist(), len(df.dropna(0, 'any')), df.c.str.split(',', 1).tolist(), pd.concat([df, df], 1).shape)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, None], 'c': ['x,y', 'z']})\nprint(df.drop('c', axis=1).columns.tolist(), len(df.dropna(axis=0, how='any')), df.c.str.split(',', n=1).tolist(), pd.concat([df, df], axis=1).shape)",
+    expect: "['a'] 1 [['x', 'y'], ['z']] (2, 4)",
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv, name } of ctx.methodCalls(Object.keys(KEYWORD_ONLY))) {
+      const spec = KEYWORD_ONLY[name];
+      if (spec.strAccessor && !(recv.type === 'attribute' && recv.childForFieldName('attribute')?.text === 'str')) continue;
+      if (spec.frameOnly && !ctx.nb.isPandasExpr(recv, ctx.index)) continue;
+      if (ctx.qname(recv)) continue; // a module function (np.any...), not a method
+      const args = callArgs(call);
+      const edits = args && positionalToKeywords(args, spec);
+      if (edits?.length) yield { node: call, edits };
+    }
+    for (const { call, qname } of ctx.callsTo(Object.keys(KEYWORD_ONLY_FUNCS))) {
+      const args = callArgs(call);
+      const edits = args && positionalToKeywords(args, KEYWORD_ONLY_FUNCS[qname]);
+      if (edits?.length) yield { node: call, edits };
+    }
+  },
+});
+
+const dtWeek = rule({
+  id: 'pandas-dt-week',
+  library: 'pandas',
+  title: '.dt.week / .dt.weekofyear',
+  old: 's.dt.week',
+  new: 's.dt.isocalendar().week',
+  removedIn: '2.0',
+  errors: [err('AttributeError', /'DatetimeProperties' object has no attribute '(week|weekofyear)'/)],
+  link: PD20,
+  message: '.dt.week/.dt.weekofyear were removed in pandas 2.0; use .dt.isocalendar().week',
+  fixtures: [{
+    before: "import pandas as pd\ns = pd.Series(pd.to_datetime(['2020-01-08', '2020-03-01']))\nprint(s.dt.week.tolist(), s.dt.weekofyear.max())",
+    after: "import pandas as pd\ns = pd.Series(pd.to_datetime(['2020-01-08', '2020-03-01']))\nprint(s.dt.isocalendar().week.tolist(), s.dt.isocalendar().week.max())",
+    expect: '[2, 9] 9',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const a of ctx.nodes('attribute')) {
+      const name = a.childForFieldName('attribute');
+      const obj = a.childForFieldName('object');
+      if (!name || !obj || !['week', 'weekofyear'].includes(name.text)) continue;
+      if (obj.type !== 'attribute' || obj.childForFieldName('attribute')?.text !== 'dt') continue;
+      yield { node: a, edits: [replaceNode(name, 'isocalendar().week')] };
+    }
+  },
+});
+
+const numericIndex = rule({
+  id: 'pandas-numeric-index-classes',
+  library: 'pandas',
+  title: 'pd.Int64Index / Float64Index / UInt64Index',
+  old: 'pd.Int64Index(values)',
+  new: "pd.Index(values, dtype='int64')",
+  removedIn: '2.0',
+  errors: [noModAttr('Int64Index|Float64Index|UInt64Index|NumericIndex')],
+  link: PD20,
+  message: 'Int64Index/Float64Index/UInt64Index were removed in pandas 2.0; use pd.Index(values, dtype=...)',
+  fixtures: [{
+    before: 'import pandas as pd\nidx = pd.Int64Index([1, 2])\nprint(idx.dtype, isinstance(idx, pd.Float64Index))',
+    after: "import pandas as pd\nidx = pd.Index([1, 2], dtype='int64')\nprint(idx.dtype, isinstance(idx, pd.Index))",
+    expect: 'int64 True',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    const dt: Record<string, string> = { Int64Index: 'int64', Float64Index: 'float64', UInt64Index: 'uint64' };
+    for (const { node, qname } of ctx.attributesTo(Object.keys(dt).map((k) => `pandas.${k}`))) {
+      const attr = node.childForFieldName('attribute')!;
+      const call = node.parent?.type === 'call' && sameNode(node.parent.childForFieldName('function'), node) ? node.parent : undefined;
+      const edits = [replaceNode(attr, 'Index')];
+      if (call) {
+        const args = callArgs(call);
+        if (!args || args.keywords.has('dtype')) { yield { node }; continue; }
+        edits.push(addArgument(args, `dtype='${dt[qname.slice(7)]}'`));
+      }
+      yield { node, edits };
+    }
+  },
+});
+
+const pdNp = rule({
+  id: 'pandas-np-alias',
+  library: 'pandas',
+  title: 'pd.np',
+  old: 'pd.np.mean(x)',
+  new: 'np.mean(x)',
+  removedIn: '2.0',
+  errors: [noModAttr('np')],
+  link: PD20,
+  message: 'pd.np was removed in pandas 2.0; import numpy',
+  fixtures: [{
+    before: 'import pandas as pd\nprint(pd.np.mean([1, 3]))',
+    after: 'import numpy as np\nimport pandas as pd\nprint(np.mean([1, 3]))',
+    expect: '2.0',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { node } of ctx.attributesTo(['pandas.np'])) {
+      const ref = ctx.moduleRef('numpy', 'np');
+      if (!ref) { yield { node }; continue; }
+      yield { node, edits: withImport(ref, [replaceNode(node, ref.name)]) };
+    }
+  },
+});
+
+const pdDatetime = rule({
+  id: 'pandas-datetime-alias',
+  library: 'pandas',
+  title: 'pd.datetime',
+  old: 'pd.datetime(2020, 1, 1)',
+  new: 'datetime.datetime(2020, 1, 1)',
+  removedIn: '2.0',
+  errors: [noModAttr('datetime')],
+  link: PD20,
+  message: 'pd.datetime was removed in pandas 2.0; use the datetime module',
+  fixtures: [{
+    before: 'import pandas as pd\nprint(pd.datetime(2020, 1, 2).day)',
+    after: 'import datetime\nimport pandas as pd\nprint(datetime.datetime(2020, 1, 2).day)',
+    expect: '2',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { node } of ctx.attributesTo(['pandas.datetime'])) {
+      const cls = [...ctx.nb.bindings].find(([name, list]) => list.some((b) => b.qname === 'datetime.datetime') && !ctx.nb.assigned.has(name));
+      if (cls) { yield { node, edits: [replaceNode(node, cls[0])] }; continue; }
+      const ref = ctx.moduleRef('datetime', 'datetime');
+      if (!ref) { yield { node }; continue; }
+      yield { node, edits: withImport(ref, [replaceNode(node, `${ref.name}.datetime`)]) };
+    }
+  },
+});
+
+const utilTesting = rule({
+  id: 'pandas-util-testing',
+  library: 'pandas',
+  title: 'pandas.util.testing',
+  old: 'import pandas.util.testing as tm',
+  new: 'import pandas.testing as tm',
+  removedIn: '2.0',
+  errors: [err('ModuleNotFoundError', /No module named 'pandas\.util\.testing'/)],
+  link: PD20,
+  message: 'pandas.util.testing was removed in pandas 2.0; use pandas.testing',
+  fixtures: [{
+    before: "import pandas as pd\nimport pandas.util.testing as tm\ntm.assert_series_equal(pd.Series([1]), pd.Series([1]))\nprint('same')",
+    after: "import pandas as pd\nimport pandas.testing as tm\ntm.assert_series_equal(pd.Series([1]), pd.Series([1]))\nprint('same')",
+    expect: 'same',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, { 'pandas.util.testing': 'pandas.testing' });
+  },
+});
+
+function methodRename(id: string, oldName: string, newName: string, removedIn: string, link: string, fixture: { before: string; after: string; expect: string }, opts: { pandasOnly?: boolean; message?: string; newText?: (recv: SyntaxNode, args: Args) => string | undefined } = {}): Rule {
+  return rule({
+    id,
+    library: 'pandas',
+    title: `${oldName}()`,
+    old: `x.${oldName}(...)`,
+    new: `x.${newName}(...)`,
+    removedIn,
+    errors: [noAttr(oldName)],
+    link,
+    message: opts.message ?? `${oldName} was removed in pandas ${removedIn}; use ${newName}`,
+    fixtures: [{ ...fixture, beforeError: 'AttributeError' }],
+    *find(ctx) {
+      for (const { call, recv, nameNode } of ctx.methodCalls([oldName])) {
+        if (opts.pandasOnly && !ctx.nb.isPandasExpr(recv, ctx.index)) continue;
+        const args = callArgs(call);
+        if (!args) continue;
+        if (opts.newText) {
+          const t = opts.newText(recv, args);
+          if (t === undefined) yield { node: call };
+          else yield { node: call, edits: [replaceNode(call, t)] };
+        } else yield { node: call, edits: [replaceNode(nameNode, newName)] };
+      }
+    },
+  });
+}
+
+const reindexAxis = methodRename('pandas-reindex-axis', 'reindex_axis', 'reindex', '1.0', PD10, {
+  before: "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'b': [2]})\nprint(df.reindex_axis(['b', 'a'], axis=1).columns.tolist())",
+  after: "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'b': [2]})\nprint(df.reindex(['b', 'a'], axis=1).columns.tolist())",
+  expect: "['b', 'a']",
+});
+
+const dtypeCounts = methodRename('pandas-get-dtype-counts', 'get_dtype_counts', 'dtypes.value_counts', '1.0', PD10, {
+  before: "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'b': [2]})\nprint(df.get_dtype_counts().sum())",
+  after: "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'b': [2]})\nprint(df.dtypes.value_counts().sum())",
+  expect: '2',
+}, { newText: (recv, args) => (args.all.length ? undefined : `${paren(recv)}.dtypes.value_counts()`) });
+
+const validRule = methodRename('pandas-valid', 'valid', 'dropna', '1.0', PD10, {
+  before: 'import pandas as pd\ns = pd.Series([1, None, 3])\nprint(s.valid().tolist())',
+  after: 'import pandas as pd\ns = pd.Series([1, None, 3])\nprint(s.dropna().tolist())',
+  expect: '[1.0, 3.0]',
+}, { pandasOnly: true });
+
+const clipUpperLower = rule({
+  id: 'pandas-clip-upper-lower',
+  library: 'pandas',
+  title: 'clip_upper / clip_lower',
+  old: 's.clip_upper(v)',
+  new: 's.clip(upper=v)',
+  removedIn: '1.0',
+  errors: [noAttr('clip_upper|clip_lower')],
+  link: PD10,
+  message: 'clip_upper/clip_lower were removed in pandas 1.0; use clip(upper=)/clip(lower=)',
+  fixtures: [{
+    before: 'import pandas as pd\ns = pd.Series([1, 5, 9])\nprint(s.clip_upper(6).tolist(), s.clip_lower(2).tolist())',
+    after: 'import pandas as pd\ns = pd.Series([1, 5, 9])\nprint(s.clip(upper=6).tolist(), s.clip(lower=2).tolist())',
+    expect: '[1, 5, 6] [2, 5, 9]',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, name, nameNode } of ctx.methodCalls(['clip_upper', 'clip_lower'])) {
+      const args = callArgs(call);
+      if (!args || args.positional.length !== 1 || args.splat) { yield { node: call }; continue; }
+      const kw = name === 'clip_upper' ? 'upper' : 'lower';
+      yield { node: call, edits: [replaceNode(nameNode, 'clip'), { start: args.positional[0].startIndex, end: args.positional[0].startIndex, text: `${kw}=` }] };
+    }
+  },
+});
+
+const AMBIGUOUS_OPTIONS: Record<string, string> = {
+  precision: 'display.precision', max_columns: 'display.max_columns', max_rows: 'display.max_rows',
+  max_colwidth: 'display.max_colwidth', 'display.max_colwidth': 'display.max_colwidth',
+};
+const REMOVED_OPTIONS = new Set(['display.height', 'height', 'display.line_width', 'display.mpl_style', 'mode.use_inf_as_null']);
+const NONNEGATIVE_OPTIONS = new Set(['display.max_colwidth', 'display.max_rows', 'display.max_columns', 'display.max_seq_items', 'display.min_rows']);
+
+const setOption = rule({
+  id: 'pandas-set-option',
+  library: 'pandas',
+  title: 'removed and ambiguous display options',
+  old: "pd.set_option('display.max_colwidth', -1); pd.set_option('precision', 3); pd.set_option('display.height', 500)",
+  new: "pd.set_option('display.max_colwidth', None); pd.set_option('display.precision', 3); (removed)",
+  removedIn: '1.0',
+  errors: [err('OptionError', /No such keys|Pattern matched multiple keys/), err('ValueError', /Value must be a nonnegative integer or None/)],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#deprecations',
+  message: 'this pandas option was removed, became ambiguous, or no longer accepts -1 (use None for "no limit")',
+  fixtures: [{
+    before: "import pandas as pd\npd.set_option('display.max_colwidth', -1)\npd.set_option('precision', 3)\npd.set_option('display.height', 500)\npd.options.display.max_rows = -1\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
+    after: "import pandas as pd\npd.set_option('display.max_colwidth', None)\npd.set_option('display.precision', 3)\npd.options.display.max_rows = None\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
+    expect: 'None 3',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['pandas.set_option', 'pandas.options.set_option'])) {
+      const args = callArgs(call);
+      if (!args || args.positional.length < 2 || args.splat) continue;
+      // set_option takes (key, value, key, value, ...)
+      const edits: TextEdit[] = [];
+      let removedAll = true;
+      for (let i = 0; i + 1 < args.positional.length; i += 2) {
+        const keyNode = args.positional[i];
+        const valNode = args.positional[i + 1];
+        const key = stringValue(keyNode);
+        if (key === undefined) { removedAll = false; continue; }
+        if (REMOVED_OPTIONS.has(key)) continue;
+        removedAll = false;
+        const full = AMBIGUOUS_OPTIONS[key] ?? key;
+        if (full !== key) edits.push(replaceNode(keyNode, `'${full}'`));
+        if (NONNEGATIVE_OPTIONS.has(full) && isMinusOne(valNode)) edits.push(replaceNode(valNode, 'None'));
+      }
+      const st = call.parent;
+      if (removedAll && st?.type === 'expression_statement') { yield { node: call, edits: [deleteStatement(ctx, st)], message: 'this pandas option no longer exists; the call is removed' }; continue; }
+      if (edits.length) yield { node: call, edits };
+    }
+    // pd.options.display.max_colwidth = -1
+    for (const a of ctx.nodes('assignment')) {
+      const left = a.childForFieldName('left');
+      const right = a.childForFieldName('right');
+      const q = ctx.qname(left);
+      if (!q || !right || !q.startsWith('pandas.options.')) continue;
+      const key = q.slice('pandas.options.'.length);
+      if (NONNEGATIVE_OPTIONS.has(key) && isMinusOne(right)) yield { node: a, edits: [replaceNode(right, 'None')] };
+    }
+  },
+});
+
+function isMinusOne(n: SyntaxNode): boolean {
+  return n.type === 'unary_operator' && n.text.replace(/\s/g, '') === '-1';
+}
+
+const RESAMPLE_HOW = new Set(['mean', 'sum', 'max', 'min', 'median', 'ohlc', 'first', 'last', 'count', 'std', 'var', 'prod', 'nunique', 'size']);
+
+const resampleHow = rule({
+  id: 'pandas-resample-how',
+  library: 'pandas',
+  title: "resample(rule, how='sum')",
+  old: "s.resample('M', how='sum')",
+  new: "s.resample('M').sum()",
+  removedIn: '0.23',
+  errors: [err('TypeError', /resample\(\) got an unexpected keyword argument '(how|fill_method)'/)],
+  link: PD023,
+  message: "resample(how=) was removed; call the aggregation on the resampler: .resample(rule).sum()",
+  fixtures: [{
+    before: "import pandas as pd\ns = pd.Series([1, 2, 3], index=pd.to_datetime(['2020-01-01', '2020-01-02', '2020-02-01']))\nprint(s.resample('MS', how='sum').tolist())",
+    after: "import pandas as pd\ns = pd.Series([1, 2, 3], index=pd.to_datetime(['2020-01-01', '2020-01-02', '2020-02-01']))\nprint(s.resample('MS').sum().tolist())",
+    expect: '[3, 3]',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.methodCalls(['resample'])) {
+      const args = callArgs(call);
+      const how = args?.keywords.get('how');
+      if (!args || !how) continue;
+      if (args.keywords.has('fill_method')) { yield { node: call }; continue; }
+      const v = kwValue(how)!;
+      const s = stringValue(v);
+      const q = ctx.qname(v);
+      const method = s && RESAMPLE_HOW.has(s) ? `${s}()` : q?.startsWith('numpy.') && RESAMPLE_HOW.has(q.slice(6)) ? `${q.slice(6)}()` : `agg(${v.text})`;
+      yield { node: call, edits: [removeArgument(args, how, ctx.source), { start: call.endIndex, end: call.endIndex, text: `.${method}` }] };
+    }
+  },
+});
+
+const LEVEL_REDUCTIONS = ['sum', 'mean', 'count', 'max', 'min', 'median', 'std', 'var', 'prod', 'any', 'all', 'sem', 'skew', 'kurt', 'mad'];
+
+const levelReductions = rule({
+  id: 'pandas-level-reductions',
+  library: 'pandas',
+  title: 'reductions with level=',
+  old: 's.sum(level=0)',
+  new: 's.groupby(level=0).sum()',
+  removedIn: '2.0',
+  errors: [err('TypeError', new RegExp(`(${LEVEL_REDUCTIONS.join('|')})\\(\\) got an unexpected keyword argument 'level'`))],
+  link: PD20,
+  message: 'the level= argument of reductions was removed in pandas 2.0; use .groupby(level=...).<reduction>()',
+  fixtures: [{
+    before: "import pandas as pd\ns = pd.Series([1, 2, 3], index=pd.MultiIndex.from_tuples([('a', 1), ('a', 2), ('b', 1)]))\nprint(s.sum(level=0).tolist())",
+    after: "import pandas as pd\ns = pd.Series([1, 2, 3], index=pd.MultiIndex.from_tuples([('a', 1), ('a', 2), ('b', 1)]))\nprint(s.groupby(level=0).sum().tolist())",
+    expect: '[3, 3]',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv, name } of ctx.methodCalls(LEVEL_REDUCTIONS)) {
+      const args = callArgs(call);
+      const level = args?.keywords.get('level');
+      if (!args || !level) continue;
+      if (args.all.length !== 1) { yield { node: call }; continue; }
+      yield { node: call, edits: [replaceNode(call, `${paren(recv)}.groupby(${level.text}).${name}()`)] };
+    }
+  },
+});
+
+const seriesNonzero = rule({
+  id: 'pandas-series-nonzero',
+  library: 'pandas',
+  title: 'Series.nonzero()',
+  old: 's.nonzero()',
+  new: 'np.nonzero(s)',
+  removedIn: '1.0',
+  errors: [err('AttributeError', /'Series' object has no attribute 'nonzero'/)],
+  link: PD10,
+  message: 'Series.nonzero was removed in pandas 1.0; use np.nonzero(s) (or s.to_numpy().nonzero())',
+  fixtures: [{
+    before: 'import pandas as pd\ns = pd.Series([0, 3, 0, 4])\nprint(s.nonzero()[0])',
+    after: 'import numpy as np\nimport pandas as pd\ns = pd.Series([0, 3, 0, 4])\nprint(np.nonzero(s)[0])',
+    expect: '[1 3]',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['nonzero'])) {
+      if (!ctx.nb.isPandasExpr(recv, ctx.index) || callArgs(call)?.all.length) continue;
+      const ref = ctx.moduleRef('numpy', 'np');
+      if (!ref) { yield { node: call }; continue; }
+      yield { node: call, edits: withImport(ref, [replaceNode(call, `${ref.name}.nonzero(${recv.text})`)]) };
+    }
+  },
+});
+
+const lineTerminator = rule({
+  id: 'pandas-line-terminator',
+  library: 'pandas',
+  title: 'to_csv(line_terminator=)',
+  old: "df.to_csv(f, line_terminator='\\n')",
+  new: "df.to_csv(f, lineterminator='\\n')",
+  removedIn: '2.0',
+  errors: [err('TypeError', /unexpected keyword argument 'line_terminator'/)],
+  link: PD20,
+  message: 'line_terminator was renamed lineterminator in pandas 1.5 and removed in 2.0',
+  fixtures: [{
+    before: "import pandas as pd\nprint(repr(pd.DataFrame({'a': [1]}).to_csv(index=False, line_terminator=';')))",
+    after: "import pandas as pd\nprint(repr(pd.DataFrame({'a': [1]}).to_csv(index=False, lineterminator=';')))",
+    expect: "'a;1;'",
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.methodCalls(['to_csv'])) {
+      const kw = callArgs(call)?.keywords.get('line_terminator');
+      if (kw) yield { node: kw, edits: [renameKeyword(kw, 'lineterminator')] };
+    }
+  },
+});
+
+const timeGrouper = rule({
+  id: 'pandas-timegrouper',
+  library: 'pandas',
+  title: 'pd.TimeGrouper',
+  old: "pd.TimeGrouper('M')",
+  new: "pd.Grouper(freq='M')",
+  removedIn: '1.0',
+  errors: [noModAttr('TimeGrouper')],
+  link: PD10,
+  message: "pd.TimeGrouper was removed in pandas 1.0; use pd.Grouper(freq=...)",
+  fixtures: [{
+    before: "import pandas as pd\ns = pd.Series([1, 2], index=pd.to_datetime(['2020-01-01', '2020-02-01']))\nprint(s.groupby(pd.TimeGrouper('MS')).sum().tolist())",
+    after: "import pandas as pd\ns = pd.Series([1, 2], index=pd.to_datetime(['2020-01-01', '2020-02-01']))\nprint(s.groupby(pd.Grouper(freq='MS')).sum().tolist())",
+    expect: '[1, 2]',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, fn } of ctx.callsTo(['pandas.TimeGrouper'])) {
+      const args = callArgs(call)!;
+      const edits = [replaceNode(fn.type === 'attribute' ? fn.childForFieldName('attribute')! : fn, 'Grouper')];
+      if (args.positional.length === 1) edits.push({ start: args.positional[0].startIndex, end: args.positional[0].startIndex, text: 'freq=' });
+      else if (args.positional.length > 1) { yield { node: call }; continue; }
+      yield { node: call, edits };
+    }
+  },
+});
+
+const isMonotonic = rule({
+  id: 'pandas-is-monotonic',
+  library: 'pandas',
+  title: 'Index.is_monotonic',
+  old: 'idx.is_monotonic',
+  new: 'idx.is_monotonic_increasing',
+  removedIn: '2.0',
+  errors: [noAttr('is_monotonic')],
+  link: PD20,
+  message: 'is_monotonic was removed in pandas 2.0; use is_monotonic_increasing',
+  fixtures: [{
+    before: 'import pandas as pd\nprint(pd.Series([1, 2]).is_monotonic, pd.Index([2, 1]).is_monotonic)',
+    after: 'import pandas as pd\nprint(pd.Series([1, 2]).is_monotonic_increasing, pd.Index([2, 1]).is_monotonic_increasing)',
+    expect: 'True False',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const a of ctx.nodes('attribute')) {
+      const name = a.childForFieldName('attribute');
+      if (name?.text === 'is_monotonic' && !ctx.qname(a)) yield { node: a, edits: [replaceNode(name, 'is_monotonic_increasing')] };
+    }
+  },
+});
+
+const readCsvSqueeze = rule({
+  id: 'pandas-read-csv-squeeze',
+  library: 'pandas',
+  title: 'read_csv(squeeze=True)',
+  old: 'pd.read_csv(f, squeeze=True)',
+  new: "pd.read_csv(f).squeeze('columns')",
+  removedIn: '2.0',
+  errors: [err('TypeError', /unexpected keyword argument 'squeeze'/)],
+  link: PD20,
+  message: "read_csv(squeeze=True) was removed in pandas 2.0; call .squeeze('columns') on the result",
+  fixtures: [{
+    before: "import io\nimport pandas as pd\ns = pd.read_csv(io.StringIO('a\\n1\\n2\\n'), squeeze=True)\nprint(type(s).__name__, s.sum())",
+    after: "import io\nimport pandas as pd\ns = pd.read_csv(io.StringIO('a\\n1\\n2\\n')).squeeze('columns')\nprint(type(s).__name__, s.sum())",
+    expect: 'Series 3',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['pandas.read_csv', 'pandas.read_table', 'pandas.read_excel'])) {
+      const args = callArgs(call)!;
+      const kw = args.keywords.get('squeeze');
+      if (!kw) continue;
+      const v = kwValue(kw);
+      if (v?.type === 'false') { yield { node: call, edits: [removeArgument(args, kw, ctx.source)] }; continue; }
+      if (v?.type !== 'true') { yield { node: call }; continue; }
+      yield { node: call, edits: [removeArgument(args, kw, ctx.source), { start: call.endIndex, end: call.endIndex, text: ".squeeze('columns')" }] };
+    }
+  },
+});
+
+const lookup = rule({
+  id: 'pandas-lookup',
+  library: 'pandas',
+  title: 'DataFrame.lookup',
+  old: 'df.lookup(rows, cols)',
+  new: 'df.to_numpy()[df.index.get_indexer(rows), df.columns.get_indexer(cols)]',
+  removedIn: '2.0',
+  autoFixable: false,
+  errors: [noAttr('lookup')],
+  link: PD20,
+  message: 'DataFrame.lookup was removed in pandas 2.0: use df.to_numpy()[df.index.get_indexer(rows), df.columns.get_indexer(cols)] (or melt + loc)',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.lookup([0, 1], ['b', 'a']).tolist())",
+    manual: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.to_numpy()[df.index.get_indexer([0, 1]), df.columns.get_indexer(['b', 'a'])].tolist())",
+    expect: '[3, 2]',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['lookup'])) {
+      if (ctx.nb.isPandasExpr(recv, ctx.index)) yield { node: call };
+    }
+  },
+});
+
+/** Reductions that raise on non-numeric columns since pandas 2.0 (numeric_only default True -> False). */
+const NUMERIC_REDUCTIONS = ['mean', 'median', 'std', 'var', 'sem', 'skew', 'kurt', 'quantile', 'corr', 'cov', 'prod'];
+
+const numericOnly = rule({
+  id: 'pandas-numeric-only',
+  library: 'pandas',
+  title: 'reductions over non-numeric columns',
+  old: "df.groupby('k').mean(); df.corr(); df.fillna(df.median())",
+  new: "df.groupby('k').mean(numeric_only=True); df.corr(numeric_only=True)",
+  removedIn: '2.0',
+  trigger: 'error',
+  errors: [
+    err('TypeError', /agg function failed \[how->\w+,dtype->object\]|Could not convert .* to numeric|Cannot convert .* to numeric|could not convert string to float|unsupported operand type\(s\) for [+/]: 'str' and/),
+    err('ValueError', /could not convert string to float/),
+  ],
+  link: PD20,
+  message: 'pandas 2.0 no longer drops non-numeric columns silently in mean/median/std/corr...: pass numeric_only=True (same numbers as before)',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\nprint(df.groupby('k').mean().v.tolist(), df.fillna(df.median()).v.sum(), df.corr().shape)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\nprint(df.groupby('k').mean(numeric_only=True).v.tolist(), df.fillna(df.median(numeric_only=True)).v.sum(), df.corr(numeric_only=True).shape)",
+    expect: '[2.0, 5.0] 9.0 (2, 2)',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(NUMERIC_REDUCTIONS)) {
+      const args = callArgs(call);
+      if (!args || args.keywords.has('numeric_only') || args.splat) continue;
+      const grouped = recv.type === 'call' && ['groupby', 'resample', 'rolling', 'expanding'].includes(methodCall(recv)?.name ?? '') ||
+        (recv.type === 'subscript' && recv.childForFieldName('value')?.type === 'call' && methodCall(recv.childForFieldName('value')!)?.name === 'groupby' && recv.childForFieldName('subscript')?.type === 'list');
+      if (!grouped && !ctx.nb.isDataFrameExpr(recv, ctx.index)) continue;
+      yield { node: call, edits: [addArgument(args, 'numeric_only=True')] };
+    }
+  },
+});
+
+const REGEX_META = /[.^$*+?{}[\]\\|()]/;
+
+const strReplaceRegex = rule({
+  id: 'pandas-str-replace-regex',
+  library: 'pandas',
+  title: 'str.replace default regex=True -> False',
+  old: "s.str.replace('[0-9]', '')",
+  new: "s.str.replace('[0-9]', '', regex=True)",
+  kind: 'score-calibration',
+  changedIn: '2.0',
+  errors: [],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v2.0.0.html#removal-of-prior-version-deprecations-changes',
+  message: 'Series.str.replace treated the pattern as a regular expression until pandas 2.0 (now a literal): pin regex=True to keep the old result',
+  fixtures: [{
+    before: "import pandas as pd\ns = pd.Series(['Mr. Smith 12'])\nprint(s.str.replace('[0-9]+', '').str.replace('\\\\s+$', '').tolist())",
+    after: "import pandas as pd\ns = pd.Series(['Mr. Smith 12'])\nprint(s.str.replace('[0-9]+', '', regex=True).str.replace('\\\\s+$', '', regex=True).tolist())",
+    expect: "['Mr. Smith']",
+    beforeOutcome: 'differs',
+    context: { era: { versions: { pandas: '0.25.3' } } },
+  }],
+  *find(ctx) {
+    if (!ctx.nb.info.era.predates('pandas', '2.0')) return;
+    for (const { call, recv } of ctx.methodCalls(['replace'])) {
+      if (!(recv.type === 'attribute' && recv.childForFieldName('attribute')?.text === 'str')) continue;
+      const args = callArgs(call);
+      if (!args || args.keywords.has('regex') || args.positional.length < 2 || args.positional.length > 3) continue;
+      const pat = stringValue(args.positional[0]);
+      // Old pandas used a literal replace for single-character patterns.
+      if (pat === undefined || pat.length < 2 || !REGEX_META.test(pat)) continue;
+      yield { node: call, edits: [addArgument(args, 'regex=True')], message: `Series.str.replace treated the pattern as a regular expression until pandas 2.0 (now a literal): pinning regex=True keeps the old result (${ctx.nb.info.era.why('pandas', '2.0')})` };
+    }
+  },
+});
+
+export const pandasRules: Rule[] = [
+  ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
+  plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
+  utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex,
+];
+
+export { dropKw };
