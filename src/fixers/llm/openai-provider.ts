@@ -18,6 +18,11 @@ export interface OpenAiProviderOptions extends ProviderOptions {
   maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
   /** Send temperature? Default: not for reasoning models (o1/o3/o4/gpt-5), which reject it. */
   sendTemperature?: boolean;
+  /**
+   * Send the request's cacheKey as `prompt_cache_key`? Default: only to the official API (no
+   * baseURL); strict compatible servers may reject unknown fields.
+   */
+  sendCacheKey?: boolean;
 }
 
 const REASONING_MODEL = /^(o\d|gpt-5)/i;
@@ -49,7 +54,7 @@ export class OpenAiProvider implements LlmProvider {
       messages: [{ role: 'system', content: req.system }, ...req.messages.map((m) => ({ role: m.role, content: m.content }))],
       ...(maxParam === 'max_tokens' ? { max_tokens: req.maxTokens } : { max_completion_tokens: req.maxTokens }),
       ...(sendTemp ? { temperature: req.temperature } : {}),
-      ...(req.cacheKey ? { prompt_cache_key: req.cacheKey } : {}),
+      ...(req.cacheKey && (this.opts.sendCacheKey ?? !this.opts.baseURL) ? { prompt_cache_key: req.cacheKey } : {}),
     };
     const { value: completion, attempts } = await withRetry(async () => {
       try {

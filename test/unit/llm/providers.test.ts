@@ -67,8 +67,18 @@ test('openai: plain success, wire format and usage', async () => {
   assert.deepEqual(r.body.messages[1], { role: 'user', content: 'Fix cell 3.' });
   assert.equal(r.body.max_tokens, 500, 'custom base URL -> max_tokens');
   assert.equal(r.body.temperature, 0);
-  assert.equal(r.body.prompt_cache_key, 'nb-1');
+  assert.equal(r.body.prompt_cache_key, undefined, 'not sent to compatible servers by default');
   assert.notEqual(r.body.stream, true);
+});
+
+test('openai: official-API style options (max_completion_tokens, prompt_cache_key, no temperature for reasoning models)', async () => {
+  const s = await standin([{ reply: 'a' }]);
+  await openai(s, { model: 'gpt-5-mini', maxTokensParam: 'max_completion_tokens', sendCacheKey: true }).complete(REQ);
+  const b = s.requests[0]!.body;
+  assert.equal(b.max_completion_tokens, 500);
+  assert.equal(b.max_tokens, undefined);
+  assert.equal(b.prompt_cache_key, 'nb-1');
+  assert.equal(b.temperature, undefined);
 });
 
 test('anthropic: plain success, cache_control on the system block, cache usage', async () => {
