@@ -33,7 +33,9 @@ export type StandinStep =
       contentType?: string;
     }
   | { delayMs: number; then?: StandinStep }
-  | { hangUp: true };
+  | { hangUp: true }
+  /** Decide from the request (e.g. echo a cell the prompt shows). */
+  | { dynamic: (req: StandinRequest) => StandinStep };
 
 export interface StandinRequest {
   api: 'openai' | 'anthropic' | 'unknown';
@@ -129,6 +131,9 @@ export class LlmStandin {
       await new Promise((r) => setTimeout(r, step.delayMs));
       if (req.socket.destroyed || res.destroyed) return;
       return this.serve(res, api, body, step.then ?? { reply: 'ok' }, req);
+    }
+    if ('dynamic' in step) {
+      return this.serve(res, api, body, step.dynamic(this.requests[this.requests.length - 1]!), req);
     }
     if ('hangUp' in step) {
       req.socket.destroy();

@@ -121,6 +121,11 @@ test('500 then success: exponential backoff with jitter', async () => {
   }
 });
 
+test('dynamic steps answer from the request', async () => {
+  const s = await standin([{ dynamic: (r) => ({ reply: `you said: ${r.body.messages.at(-1).content}` }) }]);
+  assert.equal((await anthropic(s).complete(REQ)).text, 'you said: Fix cell 3.');
+});
+
 test('retries are bounded: persistent 500 gives a typed server error', async () => {
   const s = await standin([{ status: 500 }, { status: 500 }, { status: 500 }, { reply: 'never' }]);
   await assert.rejects(openai(s, { retry: { maxRetries: 2, sleep: async () => {} } }).complete(REQ), (e: unknown) => {
