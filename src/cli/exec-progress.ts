@@ -48,7 +48,8 @@ export function execProgress(ctx: CliContext, label: string, quiet = false): { o
         case 'cell-start': {
           const text = `[${e.codeIndex + 1}/${e.total}] cell ${e.index}: ${e.preview}`;
           current = { text, start: Date.now() };
-          if (ctx.isTTY) {
+          if (!ctx.isTTY) line(`▶ ${text}`);
+          else {
             ctx.stderr(`${text} …`);
             stopTicker();
             ticker = setInterval(() => {

@@ -73,6 +73,8 @@ export async function main(argv: string[]): Promise<void> {
     code = await mod.run(args, ctx);
   } catch (err) {
     code = reportError(err, ctx);
+    // Whatever failed after Ctrl-C / SIGTERM failed because of it: report the interruption.
+    if (controller.signal.aborted) code = ExitCode.interrupted;
   }
   // Let stdout drain before exiting; pending handles (sockets) must not keep us alive.
   process.exitCode = code;

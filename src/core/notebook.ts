@@ -113,6 +113,8 @@ export function parseNotebook(raw: string, label = 'notebook'): LoadedNotebook {
 
 function normalizeV4(json: any): Notebook {
   const cells: Cell[] = json.cells.map((c: any, i: number) => {
+    // Some old exporters wrote nbformat-3 "heading" cells into v4 files; Jupyter shows them as markdown.
+    if (c && c.cell_type === 'heading') return headingToMarkdown(c);
     if (!c || typeof c !== 'object' || !['code', 'markdown', 'raw'].includes(c.cell_type)) {
       throw new NotebookInputError(`cell ${i} has an unknown cell_type ${JSON.stringify(c?.cell_type)}`, 'malformed-notebook');
     }
@@ -149,9 +151,7 @@ function upgradeV3(json: any, label: string): Notebook {
           execution_count: c.prompt_number ?? null,
         });
       } else if (c.cell_type === 'heading') {
-        const level = Math.min(Math.max(c.level ?? 1, 1), 6);
-        const text = sourceText(c.source).split('\n').join(' ');
-        cells.push({ cell_type: 'markdown', source: `${'#'.repeat(level)} ${text}`, metadata });
+        cells.push(headingToMarkdown(c));
       } else if (c.cell_type === 'markdown') {
         cells.push({ cell_type: 'markdown', source: c.source ?? '', metadata });
       } else {
@@ -163,6 +163,12 @@ function upgradeV3(json: any, label: string): Notebook {
   delete metadata.name;
   delete metadata.signature;
   return { nbformat: 4, nbformat_minor: 0, metadata, cells };
+}
+
+function headingToMarkdown(c: any): MarkdownCell {
+  const level = Math.min(Math.max(c.level ?? 1, 1), 6);
+  const text = sourceText(c.source).split('\n').join(' ');
+  return { cell_type: 'markdown', source: `${'#'.repeat(level)} ${text}`, metadata: c.metadata ?? {} };
 }
 
 const V3_MIME: Record<string, string> = {

@@ -13,7 +13,7 @@ import { validateNotebook } from '../../src/core/notebook-schema.js';
 import { dockerReachable } from '../../src/executor/docker-engine.js';
 import { testSandboxRequest } from '../support/sandbox.js';
 import { makeNotebook, cellText, MINI_DATA } from '../support/notebooks.js';
-import type { SandboxKind } from '../../src/core/run-result.js';
+import { RunResult, type SandboxKind } from '../../src/core/run-result.js';
 
 const backends: SandboxKind[] = ['bwrap'];
 if (await dockerReachable()) backends.push('docker');
@@ -45,6 +45,7 @@ for (const kind of backends) {
       ]);
       const { result, notebook } = await runNotebook(nb, opts());
       assert.equal(result.status, 'ok', result.message);
+      RunResult.parse(result); // the versioned schema holds
       assert.equal(result.sandbox, kind);
       assert.equal(result.environment.name, 'debian13');
       assert.match(result.environment.hash, /^[0-9a-f]{12}$/);
