@@ -8,9 +8,10 @@ import { py2Rules } from './py2.js';
 import { stdlibRules } from './stdlib.js';
 import { numpyRules } from './numpy.js';
 import { pandasRules } from './pandas.js';
+import { sklearnRules } from './sklearn.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules];
   const seen = new Set<string>();
   for (const r of all) {
     if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id}`);

@@ -1,0 +1,1172 @@
+/** scikit-learn: module moves (0.20-0.24), renamed parameters and values (1.0-1.4), and default pins (0.22, 1.2, 1.4). */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import type { Rule, RuleMatch, TextEdit } from './types.js';
+import { err, rule, moveModules, moveImportedNames } from './helpers.js';
+import { addArgument, callArgs, isPure, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf, type Args } from './tree.js';
+
+const WN = (v: string, anchor = '') => `https://scikit-learn.org/stable/whats_new/v${v}.html${anchor}`;
+const noModule = (m: string) => err('ModuleNotFoundError', new RegExp(`No module named '${m.replace(/\./g, '\\.')}'`));
+const invalidParam = (p: string) => err('InvalidParameterError', new RegExp(`The '${p}' parameter of \\w+ must be`));
+const unexpectedKw = (kw: string) => err('TypeError', new RegExp(`got an unexpected keyword argument '${kw}'`));
+
+/** Calls to sklearn classes/functions named `names`, however they were imported (public, private or removed module paths). */
+function* sklearnCalls(ctx: CellContext, names: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; name: string; args: Args }> {
+  const set = new Set(names);
+  for (const call of ctx.nodes('call')) {
+    const fn = call.childForFieldName('function');
+    const q = ctx.qname(fn);
+    if (!q || !q.startsWith('sklearn.')) continue;
+    const name = q.split('.').pop()!;
+    if (!set.has(name)) continue;
+    const args = callArgs(call);
+    if (args) yield { call, fn: fn!, name, args };
+  }
+}
+
+function stringLiteralIn(node: SyntaxNode | undefined, values: Record<string, string>): Array<{ node: SyntaxNode; to: string }> {
+  if (!node) return [];
+  const out: Array<{ node: SyntaxNode; to: string }> = [];
+  const visit = (n: SyntaxNode) => {
+    const v = stringValue(n);
+    if (v !== undefined && v in values) out.push({ node: n, to: values[v] });
+    else if (n.type === 'list' || n.type === 'tuple') for (const c of n.namedChildren) if (c) visit(c);
+  };
+  visit(node);
+  return out;
+}
+
+/** Rewrite string values of a parameter in estimator calls and in param-grid dicts (`{'criterion': ['mse']}`). */
+function* renameParamValues(ctx: CellContext, classes: string[], param: string, values: Record<string, string>): Generator<RuleMatch> {
+  for (const { args } of sklearnCalls(ctx, classes)) {
+    for (const { node, to } of stringLiteralIn(kwValue(args.keywords.get(param)), values)) {
+      yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
+    }
+  }
+  for (const pair of ctx.nodes('pair')) {
+    const key = stringValue(pair.childForFieldName('key'));
+    if (!key || (key !== param && !key.endsWith(`__${param}`))) continue;
+    for (const { node, to } of stringLiteralIn(pair.childForFieldName('value') ?? undefined, values)) {
+      yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
+    }
+  }
+}
+
+const crossValidation = rule({
+  id: 'sklearn-cross-validation-module',
+  library: 'scikit-learn',
+  title: 'sklearn.cross_validation',
+  old: 'from sklearn.cross_validation import train_test_split',
+  new: 'from sklearn.model_selection import train_test_split',
+  removedIn: '0.20',
+  errors: [noModule('sklearn.cross_validation')],
+  link: WN('0.20', '#sklearn-model-selection'),
+  message: 'sklearn.cross_validation was removed in scikit-learn 0.20; use sklearn.model_selection',
+  fixtures: [{
+    before: 'from sklearn.cross_validation import train_test_split, cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\na, b, c, d = train_test_split(X, y, test_size=0.5, random_state=0)\nprint(len(a), len(cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=3)))',
+    after: 'from sklearn.model_selection import train_test_split, cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\na, b, c, d = train_test_split(X, y, test_size=0.5, random_state=0)\nprint(len(a), len(cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=3)))',
+    expect: '75 3',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, { 'sklearn.cross_validation': 'sklearn.model_selection' });
+  },
+});
+
+const gridSearch = rule({
+  id: 'sklearn-grid-search-module',
+  library: 'scikit-learn',
+  title: 'sklearn.grid_search',
+  old: 'from sklearn.grid_search import GridSearchCV',
+  new: 'from sklearn.model_selection import GridSearchCV',
+  removedIn: '0.20',
+  errors: [noModule('sklearn.grid_search')],
+  link: WN('0.20', '#sklearn-model-selection'),
+  message: 'sklearn.grid_search was removed in scikit-learn 0.20; use sklearn.model_selection',
+  fixtures: [{
+    before: "from sklearn.grid_search import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(g.best_params_)",
+    after: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(g.best_params_)",
+    expect: "{'max_depth': 3}",
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, { 'sklearn.grid_search': 'sklearn.model_selection' });
+  },
+});
+
+const learningCurveModule = rule({
+  id: 'sklearn-learning-curve-module',
+  library: 'scikit-learn',
+  title: 'sklearn.learning_curve',
+  old: 'from sklearn.learning_curve import learning_curve',
+  new: 'from sklearn.model_selection import learning_curve',
+  removedIn: '0.20',
+  errors: [noModule('sklearn.learning_curve')],
+  link: WN('0.20', '#sklearn-model-selection'),
+  message: 'sklearn.learning_curve was removed in scikit-learn 0.20; use sklearn.model_selection',
+  fixtures: [{
+    before: 'from sklearn.learning_curve import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nsizes, tr, te = learning_curve(GaussianNB(), X, y, cv=3, train_sizes=[0.5, 1.0])\nprint(list(sizes))',
+    after: 'from sklearn.model_selection import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nsizes, tr, te = learning_curve(GaussianNB(), X, y, cv=3, train_sizes=[0.5, 1.0])\nprint(list(sizes))',
+    expect: '[np.int64(50), np.int64(100)]',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, { 'sklearn.learning_curve': 'sklearn.model_selection' });
+  },
+});
+
+/** Side-effect free and cheap to evaluate again: names, attributes, len(name), name.shape[0]. */
+function isPureish(n: SyntaxNode): boolean {
+  if (isPure(n)) return true;
+  if (n.type === 'call' && n.childForFieldName('function')?.text === 'len') {
+    const a = callArgs(n);
+    return !!a && a.all.length === 1 && isPureish(a.all[0]);
+  }
+  return false;
+}
+
+/** Old cross-validation iterators: constructor took the data size (or labels) and were iterable. */
+const OLD_CV: Record<string, { countKw: string; data: 'n' | 'y' }> = {
+  KFold: { countKw: 'n_folds', data: 'n' },
+  StratifiedKFold: { countKw: 'n_folds', data: 'y' },
+  ShuffleSplit: { countKw: 'n_iter', data: 'n' },
+  StratifiedShuffleSplit: { countKw: 'n_iter', data: 'y' },
+};
+
+function oldCvCall(ctx: CellContext, call: SyntaxNode): { name: string; args: Args; data: SyntaxNode; count?: SyntaxNode } | undefined {
+  const fn = call.childForFieldName('function');
+  const q = ctx.qname(fn);
+  if (!q || !q.startsWith('sklearn.')) return undefined;
+  const name = q.split('.').pop()!;
+  const spec = OLD_CV[name];
+  const args = callArgs(call);
+  if (!spec || !args || args.splat) return undefined;
+  const old = q.startsWith('sklearn.cross_validation.') || args.keywords.has(spec.countKw) || args.keywords.has('n') || args.keywords.has('y');
+  if (!old) return undefined;
+  const data = args.positional[0] ?? kwValue(args.keywords.get(spec.data));
+  if (!data) return undefined;
+  const count = args.positional[1] ?? kwValue(args.keywords.get(spec.countKw));
+  return { name, args, data, count };
+}
+
+function newCvConstructor(ctx: CellContext, call: SyntaxNode, info: NonNullable<ReturnType<typeof oldCvCall>>): TextEdit {
+  const { args, count } = info;
+  const parts: string[] = [];
+  if (count) parts.push(`n_splits=${count.text}`);
+  const spec = OLD_CV[info.name];
+  args.positional.slice(2).forEach(() => undefined);
+  for (const [k, kw] of args.keywords) {
+    if (k === spec.countKw || k === spec.data) continue;
+    parts.push(kw.text);
+  }
+  const list = args.list;
+  return { start: list.startIndex, end: list.endIndex, text: `(${parts.join(', ')})` };
+}
+
+const oldCvIterators = rule({
+  id: 'sklearn-old-cv-iterators',
+  library: 'scikit-learn',
+  title: 'KFold(n, n_folds=k) style cross-validation iterators',
+  old: 'kf = KFold(len(X), n_folds=5); for tr, te in kf: ...',
+  new: 'kf = KFold(n_splits=5); for tr, te in kf.split(range(len(X))): ...',
+  removedIn: '0.20',
+  errors: [unexpectedKw('n_folds|n_iter'), err('TypeError', /'(KFold|StratifiedKFold|ShuffleSplit|StratifiedShuffleSplit)' object is not iterable/)],
+  link: WN('0.18', '#model-selection-enhancements-and-api-changes'),
+  message: 'the old cross-validation iterators (size or labels in the constructor, iterated directly) were removed in scikit-learn 0.20: construct with n_splits and iterate over .split(X, y)',
+  fixtures: [
+    {
+      before: 'from sklearn.cross_validation import KFold\nimport numpy as np\nX = np.arange(10)\nkf = KFold(len(X), n_folds=5)\nfor tr, te in kf:\n    print(len(tr), end=" ")',
+      after: 'from sklearn.model_selection import KFold\nimport numpy as np\nX = np.arange(10)\nkf = KFold(n_splits=5)\nfor tr, te in kf.split(range(len(X))):\n    print(len(tr), end=" ")',
+      expect: '8 8 8 8 8',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
+      before: 'from sklearn.model_selection import StratifiedKFold, cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=StratifiedKFold(y, n_folds=3))))',
+      after: 'from sklearn.model_selection import StratifiedKFold, cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=StratifiedKFold(n_splits=3))))',
+      expect: '3',
+      beforeError: 'TypeError',
+    },
+    {
+      before: 'from sklearn.model_selection import KFold\nkf = KFold(6, n_folds=3)\nprint(len(kf))',
+      manual: 'from sklearn.model_selection import KFold\nkf = KFold(n_splits=3)\nprint(kf.get_n_splits())',
+      expect: '3',
+      beforeError: 'TypeError',
+    },
+  ],
+  *find(ctx) {
+    for (const call of ctx.nodes('call')) {
+      const info = oldCvCall(ctx, call);
+      if (!info) continue;
+      const spec = OLD_CV[info.name];
+      if (info.args.positional.length > 2 || [...info.args.keywords.keys()].some((k) => ![spec.countKw, spec.data, 'shuffle', 'random_state', 'test_size', 'train_size', 'n', 'y'].includes(k))) {
+        yield { node: call, message: `${info.name}(${spec.data === 'n' ? 'n' : 'y'}, ${spec.countKw}=...) is the pre-0.18 API removed in 0.20: construct ${info.name}(n_splits=...) and iterate over .split(X, y); the extra arguments here need a manual port` };
+        continue;
+      }
+      const dataExpr = spec.data === 'n' ? `range(${info.data.text})` : `${info.data.text}, ${info.data.text}`;
+      const splitCall = `.split(${dataExpr})`;
+      const ctor = newCvConstructor(ctx, call, info);
+      const p = call.parent;
+      // Inline use: cv=KFold(...) or `for tr, te in KFold(...)`.
+      if (p?.type === 'keyword_argument' && p.childForFieldName('name')?.text === 'cv') { yield { node: call, edits: [ctor] }; continue; }
+      if ((p?.type === 'for_statement' || p?.type === 'for_in_clause') && sameNode(p.childForFieldName('right'), call)) {
+        if (!isPureish(info.data)) { yield { node: call }; continue; }
+        yield { node: call, edits: [ctor, { start: call.endIndex, end: call.endIndex, text: splitCall }] };
+        continue;
+      }
+      // Assigned to a name: every use must be `cv=name` or `for ... in name`.
+      const assign = p?.type === 'assignment' && sameNode(p.childForFieldName('right'), call) ? p : undefined;
+      const name = assign?.childForFieldName('left');
+      if (!name || name.type !== 'identifier' || !isPureish(info.data)) {
+        yield { node: call, message: `${info.name}(..., ${spec.countKw}=...) is the pre-0.18 API removed in 0.20: construct ${info.name}(n_splits=...) and iterate over .split(X, y)` };
+        continue;
+      }
+      const uses = usesOf(ctx, name.text, name);
+      const loops: SyntaxNode[] = [];
+      let ok = true;
+      for (const u of uses) {
+        const up = u.node.parent;
+        if (up?.type === 'keyword_argument' && up.childForFieldName('name')?.text === 'cv') continue;
+        if ((up?.type === 'for_statement' || up?.type === 'for_in_clause') && sameNode(up.childForFieldName('right'), u.node)) {
+          if (u.cell === ctx.index) loops.push(u.node);
+          continue;
+        }
+        ok = false;
+      }
+      if (!ok) {
+        yield { node: call, message: `${info.name}(..., ${spec.countKw}=...) is the pre-0.18 API removed in 0.20: construct ${info.name}(n_splits=...) and iterate over ${name.text}.split(X, y); ${name.text} is also used in ways (len(), attributes) that need a manual port` };
+        continue;
+      }
+      yield { node: call, edits: [ctor] };
+      // Loops in this cell; loops in other cells are rewritten when those cells are matched (see below).
+      for (const l of loops) yield { node: l, edits: [{ start: l.endIndex, end: l.endIndex, text: splitCall }] };
+    }
+    // Loops over an old-style iterator assigned in another cell.
+    for (const loop of [...ctx.nodes('for_statement'), ...ctx.nodes('for_in_clause')]) {
+      const right = loop.childForFieldName('right');
+      if (right?.type !== 'identifier') continue;
+      const def = oldCvAssignment(ctx, right.text);
+      if (!def || def.cell === ctx.index) continue;
+      yield { node: right, edits: [{ start: right.endIndex, end: right.endIndex, text: def.split }] };
+    }
+  },
+});
+
+function usesOf(ctx: CellContext, name: string, def: SyntaxNode): Array<{ node: SyntaxNode; cell: number }> {
+  const out: Array<{ node: SyntaxNode; cell: number }> = [];
+  for (const cell of ctx.nb.cells) {
+    for (const id of cell.idx.byType.get('identifier') ?? []) {
+      if (id.text !== name || (cell.index === ctx.index && sameNode(id, def))) continue;
+      const p = id.parent;
+      if (p?.type === 'attribute' && sameNode(p.childForFieldName('attribute'), id)) continue;
+      if (p?.type === 'keyword_argument' && sameNode(p.childForFieldName('name'), id)) continue;
+      out.push({ node: id, cell: cell.index });
+    }
+  }
+  return out;
+}
+
+/** `name = KFold(n, n_folds=k)` (old API) somewhere in the notebook, and only used as cv= or in loops. */
+function oldCvAssignment(ctx: CellContext, name: string): { cell: number; split: string } | undefined {
+  for (const cell of ctx.nb.cells) {
+    for (const a of cell.idx.byType.get('assignment') ?? []) {
+      const left = a.childForFieldName('left');
+      const right = a.childForFieldName('right');
+      if (left?.text !== name || right?.type !== 'call') continue;
+      const info = oldCvCall(ctx, right);
+      if (!info || !isPureish(info.data)) continue;
+      const spec = OLD_CV[info.name];
+      if (info.args.positional.length > 2 || [...info.args.keywords.keys()].some((k) => ![spec.countKw, spec.data, 'shuffle', 'random_state', 'test_size', 'train_size', 'n', 'y'].includes(k))) continue;
+      for (const u of usesOf(ctx, name, left)) {
+        const up = u.node.parent;
+        const loop = (up?.type === 'for_statement' || up?.type === 'for_in_clause') && sameNode(up.childForFieldName('right'), u.node);
+        const cv = up?.type === 'keyword_argument' && up.childForFieldName('name')?.text === 'cv';
+        if (!loop && !cv) return undefined;
+      }
+      return { cell: cell.index, split: `.split(${spec.data === 'n' ? `range(${info.data.text})` : `${info.data.text}, ${info.data.text}`})` };
+    }
+  }
+  return undefined;
+}
+
+const gridScores = rule({
+  id: 'sklearn-grid-scores',
+  library: 'scikit-learn',
+  title: 'GridSearchCV.grid_scores_',
+  old: 'gs.grid_scores_',
+  new: "gs.cv_results_ (dict of arrays: params, mean_test_score, std_test_score)",
+  removedIn: '0.20',
+  autoFixable: false,
+  errors: [err('AttributeError', /object has no attribute 'grid_scores_'/)],
+  link: WN('0.20'),
+  message: "grid_scores_ was removed in scikit-learn 0.20: use cv_results_, a dict of arrays (zip(cv_results_['params'], cv_results_['mean_test_score']) gives the old (params, mean) pairs)",
+  fixtures: [{
+    before: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(len(g.grid_scores_))",
+    manual: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(len(g.cv_results_['params']))",
+    expect: '2',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const a of ctx.nodes('attribute')) if (a.childForFieldName('attribute')?.text === 'grid_scores_') yield { node: a };
+  },
+});
+
+const imputer = rule({
+  id: 'sklearn-imputer',
+  library: 'scikit-learn',
+  title: 'preprocessing.Imputer',
+  old: "Imputer(missing_values='NaN', strategy='mean', axis=0)",
+  new: "SimpleImputer(missing_values=np.nan, strategy='mean')",
+  removedIn: '0.22',
+  errors: [err('ImportError', /cannot import name 'Imputer'/), err('AttributeError', /has no attribute 'Imputer'/), unexpectedKw('axis')],
+  link: WN('0.22', '#sklearn-preprocessing'),
+  message: "preprocessing.Imputer was removed in scikit-learn 0.22; use sklearn.impute.SimpleImputer (no axis=, missing_values=np.nan)",
+  fixtures: [{
+    before: "import numpy as np\nfrom sklearn.preprocessing import Imputer, StandardScaler\nimp = Imputer(missing_values='NaN', strategy='mean', axis=0)\nprint(imp.fit_transform([[1.0], [np.nan], [3.0]]).ravel())",
+    after: "import numpy as np\nfrom sklearn.preprocessing import StandardScaler\nfrom sklearn.impute import SimpleImputer as Imputer\nimp = Imputer(missing_values=np.nan, strategy='mean')\nprint(imp.fit_transform([[1.0], [np.nan], [3.0]]).ravel())",
+    expect: '[1. 2. 3.]',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    yield* moveImportedNames(ctx, 'sklearn.preprocessing', { Imputer: { module: 'sklearn.impute', name: 'SimpleImputer' } });
+    for (const { node } of ctx.attributesTo(['sklearn.preprocessing.Imputer'])) {
+      yield { node, edits: [replaceNode(node, 'SimpleImputer'), ctx.importEdit('from sklearn.impute import SimpleImputer')] };
+    }
+    for (const call of ctx.nodes('call')) {
+      const q = ctx.qname(call.childForFieldName('function'));
+      if (q !== 'sklearn.preprocessing.Imputer' && q !== 'sklearn.impute.SimpleImputer') continue;
+      const args = callArgs(call)!;
+      const edits: TextEdit[] = [];
+      const axis = args.keywords.get('axis');
+      if (axis) {
+        if (kwValue(axis)?.text !== '0') { yield { node: call, message: 'Imputer(axis=1) imputed along rows; SimpleImputer only imputes columns: transpose the data (imp.fit_transform(X.T).T) instead' }; continue; }
+        edits.push(removeArgument(args, axis, ctx.source));
+      }
+      const mv = kwValue(args.keywords.get('missing_values')) ?? args.positional[0];
+      if (mv && stringValue(mv)?.toLowerCase() === 'nan') {
+        const ref = ctx.moduleRef('numpy', 'np');
+        if (!ref) { yield { node: call }; continue; }
+        edits.push(replaceNode(mv, `${ref.name}.nan`));
+        if (ref.edit) edits.push(ref.edit);
+      }
+      if (args.positional.length > 1) { yield { node: call }; continue; }
+      if (edits.length) yield { node: call, edits };
+    }
+  },
+});
+
+function externalsRule(id: string, lib: string, removedIn: string, fixture: { before: string; after: string; expect: string }): Rule {
+  return rule({
+    id,
+    library: 'scikit-learn',
+    title: `sklearn.externals.${lib}`,
+    old: `from sklearn.externals import ${lib}`,
+    new: `import ${lib}`,
+    removedIn,
+    errors: [err('ImportError', new RegExp(`cannot import name '${lib}' from 'sklearn\\.externals'`)), noModule(`sklearn.externals.${lib}`)],
+    link: WN(removedIn),
+    message: `sklearn.externals.${lib} was removed in scikit-learn ${removedIn}; import ${lib} directly (it is installed)`,
+    fixtures: [{ ...fixture, beforeError: 'ImportError' }],
+    *find(ctx) {
+      for (const stmt of ctx.nodes('import_from_statement')) {
+        const mod = stmt.childForFieldName('module_name')?.text.replace(/\s/g, '');
+        if (mod === `sklearn.externals.${lib}`) { yield { node: stmt, edits: [replaceNode(stmt.childForFieldName('module_name')!, lib)] }; continue; }
+        if (mod !== 'sklearn.externals') continue;
+        const items = stmt.childrenForFieldName('name').filter((n): n is SyntaxNode => !!n);
+        const mine = items.filter((it) => (it.type === 'aliased_import' ? it.childForFieldName('name')!.text : it.text) === lib);
+        if (!mine.length) continue;
+        const it = mine[0];
+        const alias = it.type === 'aliased_import' ? it.childForFieldName('alias')!.text : lib;
+        const line = alias === lib ? `import ${lib}` : `import ${lib} as ${alias}`;
+        if (items.length === 1) yield { node: stmt, edits: [replaceNode(stmt, line)] };
+        else yield { node: stmt };
+      }
+      yield* moveModules(ctx, { [`sklearn.externals.${lib}`]: lib });
+    },
+  });
+}
+
+const externalsJoblib = externalsRule('sklearn-externals-joblib', 'joblib', '0.23', {
+  before: "from sklearn.externals import joblib\nimport os, tempfile\np = os.path.join(tempfile.mkdtemp(), 'm.pkl')\njoblib.dump({'a': 1}, p)\nprint(joblib.load(p))",
+  after: "import joblib\nimport os, tempfile\np = os.path.join(tempfile.mkdtemp(), 'm.pkl')\njoblib.dump({'a': 1}, p)\nprint(joblib.load(p))",
+  expect: "{'a': 1}",
+});
+
+const externalsSix = externalsRule('sklearn-externals-six', 'six', '0.23', {
+  before: 'from sklearn.externals import six\nprint(six.PY3)',
+  after: 'import six\nprint(six.PY3)',
+  expect: 'True',
+});
+
+const PRIVATE_MODULES: Record<string, string> = {
+  'sklearn.ensemble.forest': 'sklearn.ensemble', 'sklearn.ensemble.gradient_boosting': 'sklearn.ensemble',
+  'sklearn.ensemble.bagging': 'sklearn.ensemble', 'sklearn.ensemble.weight_boosting': 'sklearn.ensemble',
+  'sklearn.ensemble.voting': 'sklearn.ensemble', 'sklearn.ensemble.iforest': 'sklearn.ensemble',
+  'sklearn.ensemble.voting_classifier': 'sklearn.ensemble', 'sklearn.tree.tree': 'sklearn.tree', 'sklearn.tree.export': 'sklearn.tree',
+  'sklearn.metrics.scorer': 'sklearn.metrics', 'sklearn.metrics.classification': 'sklearn.metrics', 'sklearn.metrics.regression': 'sklearn.metrics',
+  'sklearn.metrics.ranking': 'sklearn.metrics', 'sklearn.linear_model.base': 'sklearn.linear_model', 'sklearn.linear_model.logistic': 'sklearn.linear_model',
+  'sklearn.linear_model.ridge': 'sklearn.linear_model', 'sklearn.linear_model.coordinate_descent': 'sklearn.linear_model',
+  'sklearn.linear_model.stochastic_gradient': 'sklearn.linear_model', 'sklearn.svm.classes': 'sklearn.svm',
+  'sklearn.neighbors.classification': 'sklearn.neighbors', 'sklearn.neighbors.regression': 'sklearn.neighbors', 'sklearn.neighbors.unsupervised': 'sklearn.neighbors',
+  'sklearn.preprocessing.data': 'sklearn.preprocessing', 'sklearn.preprocessing.label': 'sklearn.preprocessing',
+  'sklearn.decomposition.pca': 'sklearn.decomposition', 'sklearn.decomposition.truncated_svd': 'sklearn.decomposition',
+  'sklearn.cluster.k_means_': 'sklearn.cluster', 'sklearn.feature_selection.univariate_selection': 'sklearn.feature_selection',
+  'sklearn.feature_selection.rfe': 'sklearn.feature_selection', 'sklearn.manifold.t_sne': 'sklearn.manifold',
+  'sklearn.naive_bayes': 'sklearn.naive_bayes', 'sklearn.model_selection._split': 'sklearn.model_selection',
+};
+delete PRIVATE_MODULES['sklearn.naive_bayes'];
+delete PRIVATE_MODULES['sklearn.model_selection._split'];
+
+const privateModules = rule({
+  id: 'sklearn-private-modules',
+  library: 'scikit-learn',
+  title: 'imports from private modules (ensemble.forest, tree.tree, metrics.scorer...)',
+  old: 'from sklearn.ensemble.forest import RandomForestClassifier',
+  new: 'from sklearn.ensemble import RandomForestClassifier',
+  removedIn: '0.24',
+  errors: [err('ModuleNotFoundError', new RegExp(`No module named '(${Object.keys(PRIVATE_MODULES).map((m) => m.replace(/\./g, '\\.')).join('|')})'`))],
+  link: WN('0.22', '#deprecations'),
+  message: 'these modules became private in scikit-learn 0.22 and were removed in 0.24; import from the public package',
+  fixtures: [{
+    before: 'from sklearn.ensemble.forest import RandomForestClassifier\nfrom sklearn.metrics.scorer import make_scorer\nprint(RandomForestClassifier.__name__, callable(make_scorer))',
+    after: 'from sklearn.ensemble import RandomForestClassifier\nfrom sklearn.metrics import make_scorer\nprint(RandomForestClassifier.__name__, callable(make_scorer))',
+    expect: 'RandomForestClassifier True',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, PRIVATE_MODULES);
+  },
+});
+
+const jaccard = rule({
+  id: 'sklearn-jaccard-similarity-score',
+  library: 'scikit-learn',
+  title: 'metrics.jaccard_similarity_score',
+  old: 'jaccard_similarity_score(y_true, y_pred)',
+  new: "accuracy_score (binary/multiclass) or jaccard_score(average='samples') (multilabel)",
+  removedIn: '0.23',
+  autoFixable: false,
+  errors: [err('ImportError', /cannot import name 'jaccard_similarity_score'/), err('AttributeError', /has no attribute 'jaccard_similarity_score'/)],
+  link: WN('0.23', '#sklearn-metrics'),
+  message: "jaccard_similarity_score was removed in scikit-learn 0.23: for 1-D labels it equalled accuracy_score (use that to keep the numbers); for multilabel input use jaccard_score(average='samples'); jaccard_score's default average='binary' gives different numbers",
+  fixtures: [{
+    before: 'from sklearn.metrics import jaccard_similarity_score\nprint(jaccard_similarity_score([0, 1, 1, 0], [0, 1, 0, 0]))',
+    manual: 'from sklearn.metrics import accuracy_score\nprint(accuracy_score([0, 1, 1, 0], [0, 1, 0, 0]))',
+    expect: '0.75',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    for (const id of ctx.nodes('identifier')) {
+      if (id.text !== 'jaccard_similarity_score' || id.parent?.type === 'aliased_import') continue;
+      const inImport = id.parent?.type === 'dotted_name' && id.parent.parent?.type === 'import_from_statement';
+      if (inImport || ctx.qname(id) === 'sklearn.metrics.jaccard_similarity_score' || (id.parent?.type === 'attribute' && ctx.qname(id.parent) === 'sklearn.metrics.jaccard_similarity_score')) yield { node: id };
+    }
+  },
+});
+
+const oneHotCategorical = rule({
+  id: 'sklearn-onehot-categorical-features',
+  library: 'scikit-learn',
+  title: 'OneHotEncoder(categorical_features=, n_values=)',
+  old: 'OneHotEncoder(categorical_features=[0]).fit_transform(X)',
+  new: "ColumnTransformer([('oh', OneHotEncoder(), [0])], remainder='passthrough')",
+  removedIn: '0.22',
+  autoFixable: false,
+  errors: [unexpectedKw('categorical_features|n_values')],
+  link: WN('0.22', '#sklearn-preprocessing'),
+  message: "OneHotEncoder's categorical_features/n_values were removed in scikit-learn 0.22: select the columns with ColumnTransformer([('oh', OneHotEncoder(), cols)], remainder='passthrough') (encoded columns come first, as before) and pass categories= instead of n_values",
+  fixtures: [{
+    before: 'from sklearn.preprocessing import OneHotEncoder\nX = [[0, 10.0], [1, 20.0], [2, 30.0]]\nprint(OneHotEncoder(categorical_features=[0]).fit_transform(X).shape)',
+    manual: "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.compose import ColumnTransformer\nX = [[0, 10.0], [1, 20.0], [2, 30.0]]\nprint(ColumnTransformer([('oh', OneHotEncoder(), [0])], remainder='passthrough').fit_transform(X).shape)",
+    expect: '(3, 4)',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, args } of sklearnCalls(ctx, ['OneHotEncoder'])) {
+      if (args.keywords.has('categorical_features') || args.keywords.has('n_values')) yield { node: call };
+    }
+  },
+});
+
+const oneHotSparse = rule({
+  id: 'sklearn-onehot-sparse',
+  library: 'scikit-learn',
+  title: 'OneHotEncoder(sparse=)',
+  old: 'OneHotEncoder(sparse=False)',
+  new: 'OneHotEncoder(sparse_output=False)',
+  removedIn: '1.4',
+  errors: [unexpectedKw('sparse')],
+  link: WN('1.2', '#sklearn-preprocessing'),
+  message: 'OneHotEncoder(sparse=) was renamed sparse_output in scikit-learn 1.2 and removed in 1.4',
+  fixtures: [{
+    before: "from sklearn.preprocessing import OneHotEncoder\nprint(OneHotEncoder(sparse=False).fit_transform([['a'], ['b']]).tolist())",
+    after: "from sklearn.preprocessing import OneHotEncoder\nprint(OneHotEncoder(sparse_output=False).fit_transform([['a'], ['b']]).tolist())",
+    expect: '[[1.0, 0.0], [0.0, 1.0]]',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { args } of sklearnCalls(ctx, ['OneHotEncoder'])) {
+      const kw = args.keywords.get('sparse');
+      if (kw && !args.keywords.has('sparse_output')) yield { node: kw, edits: [renameKeyword(kw, 'sparse_output')] };
+    }
+  },
+});
+
+const getFeatureNames = rule({
+  id: 'sklearn-get-feature-names',
+  library: 'scikit-learn',
+  title: 'get_feature_names()',
+  old: 'vec.get_feature_names()',
+  new: 'vec.get_feature_names_out()',
+  removedIn: '1.2',
+  errors: [err('AttributeError', /object has no attribute 'get_feature_names'/)],
+  link: WN('1.0', '#id2'),
+  message: 'get_feature_names was removed in scikit-learn 1.2; use get_feature_names_out (returns an array)',
+  fixtures: [{
+    before: "from sklearn.feature_extraction.text import CountVectorizer\nv = CountVectorizer().fit(['red fox', 'blue fox'])\nprint(list(v.get_feature_names()))",
+    after: "from sklearn.feature_extraction.text import CountVectorizer\nv = CountVectorizer().fit(['red fox', 'blue fox'])\nprint(list(v.get_feature_names_out()))",
+    expect: "['blue', 'fox', 'red']",
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, nameNode } of ctx.methodCalls(['get_feature_names'])) {
+      const args = callArgs(call);
+      if (!args || args.all.length > 1) continue;
+      yield { node: call, edits: [replaceNode(nameNode, 'get_feature_names_out')] };
+    }
+  },
+});
+
+const loadBoston = rule({
+  id: 'sklearn-load-boston',
+  library: 'scikit-learn',
+  title: 'datasets.load_boston',
+  old: 'load_boston()',
+  new: 'a local copy of the data (fetch_openml needs network access)',
+  removedIn: '1.2',
+  autoFixable: false,
+  errors: [err('ImportError', /load_boston/)],
+  link: WN('1.2', '#sklearn-datasets'),
+  message: 'load_boston was removed in scikit-learn 1.2 and the data is no longer shipped; the sandbox has no network (fetch_openml(name="boston", version=1) needs it): supply the data as a file, or switch datasets (fetch_california_housing also downloads)',
+  fixtures: [{
+    before: 'from sklearn.datasets import load_boston\nprint(load_boston().data.shape)',
+    manual: 'from sklearn.datasets import load_diabetes\nprint(load_diabetes().data.shape)',
+    expect: '(442, 10)',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    for (const id of ctx.nodes('identifier')) {
+      if (id.text !== 'load_boston') continue;
+      const inImport = id.parent?.type === 'dotted_name' && id.parent.parent?.type === 'import_from_statement';
+      const q = ctx.qname(id.parent?.type === 'attribute' ? id.parent : id);
+      if (inImport || q === 'sklearn.datasets.load_boston') yield { node: id };
+    }
+  },
+});
+
+const PLOT_FNS: Record<string, string> = {
+  plot_confusion_matrix: 'ConfusionMatrixDisplay', plot_roc_curve: 'RocCurveDisplay',
+  plot_precision_recall_curve: 'PrecisionRecallDisplay', plot_det_curve: 'DetCurveDisplay',
+};
+
+const plotFunctions = rule({
+  id: 'sklearn-plot-functions',
+  library: 'scikit-learn',
+  title: 'metrics.plot_confusion_matrix / plot_roc_curve / plot_precision_recall_curve',
+  old: 'plot_confusion_matrix(clf, X, y)',
+  new: 'ConfusionMatrixDisplay.from_estimator(clf, X, y)',
+  removedIn: '1.2',
+  errors: [err('ImportError', /cannot import name '(plot_confusion_matrix|plot_roc_curve|plot_precision_recall_curve|plot_det_curve)'/), err('AttributeError', /has no attribute '(plot_confusion_matrix|plot_roc_curve|plot_precision_recall_curve|plot_det_curve)'/)],
+  link: WN('1.2', '#sklearn-metrics'),
+  message: 'the plot_* metric functions were removed in scikit-learn 1.2; use the Display classes\' from_estimator',
+  fixtures: [{
+    before: "import matplotlib\nmatplotlib.use('Agg')\nfrom sklearn.metrics import plot_confusion_matrix\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nd = plot_confusion_matrix(GaussianNB().fit(X, y), X, y)\nprint(d.confusion_matrix.trace())",
+    after: "import matplotlib\nmatplotlib.use('Agg')\nfrom sklearn.metrics import ConfusionMatrixDisplay\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nd = ConfusionMatrixDisplay.from_estimator(GaussianNB().fit(X, y), X, y)\nprint(d.confusion_matrix.trace())",
+    expect: '144',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    for (const stmt of ctx.nodes('import_from_statement')) {
+      if (stmt.childForFieldName('module_name')?.text !== 'sklearn.metrics') continue;
+      for (const it of stmt.childrenForFieldName('name')) {
+        if (it?.type === 'dotted_name' && it.text in PLOT_FNS) yield { node: it, edits: [replaceNode(it, PLOT_FNS[it.text])] };
+      }
+    }
+    for (const call of ctx.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      const q = ctx.qname(fn);
+      if (!fn || !q || !q.startsWith('sklearn.metrics.')) continue;
+      const name = q.slice('sklearn.metrics.'.length);
+      if (!(name in PLOT_FNS)) continue;
+      if (fn.type === 'identifier') yield { node: call, edits: [replaceNode(fn, `${PLOT_FNS[name]}.from_estimator`)] };
+      else yield { node: call, edits: [replaceNode(fn.childForFieldName('attribute')!, `${PLOT_FNS[name]}.from_estimator`)] };
+    }
+  },
+});
+
+const LINEAR_NORMALIZE = ['LinearRegression', 'Ridge', 'RidgeCV', 'RidgeClassifier', 'RidgeClassifierCV', 'Lasso', 'LassoCV', 'ElasticNet', 'ElasticNetCV', 'Lars', 'LarsCV', 'LassoLars', 'LassoLarsCV', 'LassoLarsIC', 'OrthogonalMatchingPursuit', 'BayesianRidge', 'ARDRegression', 'MultiTaskLasso', 'MultiTaskElasticNet'];
+
+const normalizeParam = rule({
+  id: 'sklearn-normalize-parameter',
+  library: 'scikit-learn',
+  title: 'normalize= in linear models',
+  old: 'Lasso(alpha=0.1, normalize=True)',
+  new: "make_pipeline(StandardScaler(with_mean=False), Lasso(alpha=0.1 * ...)) (not numerically identical)",
+  removedIn: '1.2',
+  errors: [unexpectedKw('normalize')],
+  link: WN('1.2', '#sklearn-linear-model'),
+  message: "normalize= was removed from linear models in scikit-learn 1.2: normalize=False is the default and is dropped; normalize=True has no exact replacement (scale the features with StandardScaler in a pipeline; regularised models need alpha adjusted)",
+  fixtures: [
+    {
+      before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
+      after: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression().fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
+      expect: '2.0',
+      beforeError: 'TypeError',
+    },
+    {
+      before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=True).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
+      manual: 'from sklearn.linear_model import LinearRegression\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import StandardScaler\nm = make_pipeline(StandardScaler(), LinearRegression()).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
+      expect: '7.0',
+      beforeError: 'TypeError',
+    },
+  ],
+  *find(ctx) {
+    for (const { call, args } of sklearnCalls(ctx, LINEAR_NORMALIZE)) {
+      const kw = args.keywords.get('normalize');
+      if (!kw) continue;
+      if (kwValue(kw)?.type === 'false') yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
+      else yield { node: call };
+    }
+  },
+});
+
+const REGRESSORS_WITH_CRITERION = ['DecisionTreeRegressor', 'RandomForestRegressor', 'ExtraTreesRegressor', 'ExtraTreeRegressor', 'GradientBoostingRegressor', 'GradientBoostingClassifier'];
+
+const criterionNames = rule({
+  id: 'sklearn-criterion-mse-mae',
+  library: 'scikit-learn',
+  title: "criterion='mse' / 'mae'",
+  old: "RandomForestRegressor(criterion='mse')",
+  new: "RandomForestRegressor(criterion='squared_error')",
+  removedIn: '1.2',
+  errors: [invalidParam('criterion')],
+  link: WN('1.0', '#sklearn-tree'),
+  message: "criterion 'mse'/'mae' were renamed 'squared_error'/'absolute_error' in scikit-learn 1.0 and removed in 1.2",
+  fixtures: [{
+    before: "from sklearn.tree import DecisionTreeRegressor\nm = DecisionTreeRegressor(criterion='mse', random_state=0).fit([[0], [1], [2]], [0.0, 1.0, 4.0])\nprint(m.predict([[2]])[0])",
+    after: "from sklearn.tree import DecisionTreeRegressor\nm = DecisionTreeRegressor(criterion='squared_error', random_state=0).fit([[0], [1], [2]], [0.0, 1.0, 4.0])\nprint(m.predict([[2]])[0])",
+    expect: '4.0',
+    beforeError: 'InvalidParameterError',
+  }],
+  *find(ctx) {
+    yield* renameParamValues(ctx, REGRESSORS_WITH_CRITERION, 'criterion', { mse: 'squared_error', mae: 'absolute_error' });
+  },
+});
+
+const lossNames = rule({
+  id: 'sklearn-loss-names',
+  library: 'scikit-learn',
+  title: "renamed loss values ('ls', 'lad', 'deviance', 'log', 'squared_loss'...)",
+  old: "GradientBoostingRegressor(loss='ls'); SGDClassifier(loss='log')",
+  new: "GradientBoostingRegressor(loss='squared_error'); SGDClassifier(loss='log_loss')",
+  removedIn: '1.3',
+  errors: [invalidParam('loss')],
+  link: WN('1.1', '#sklearn-ensemble'),
+  message: 'these loss names were renamed in scikit-learn 1.0/1.1 and removed in 1.2/1.3',
+  fixtures: [{
+    before: "from sklearn.ensemble import GradientBoostingRegressor, GradientBoostingClassifier\nr = GradientBoostingRegressor(loss='ls', n_estimators=5, random_state=0).fit([[0], [1]], [0.0, 1.0])\nc = GradientBoostingClassifier(loss='deviance', n_estimators=5).fit([[0], [1]], [0, 1])\nprint(r.loss, c.loss)",
+    after: "from sklearn.ensemble import GradientBoostingRegressor, GradientBoostingClassifier\nr = GradientBoostingRegressor(loss='squared_error', n_estimators=5, random_state=0).fit([[0], [1]], [0.0, 1.0])\nc = GradientBoostingClassifier(loss='log_loss', n_estimators=5).fit([[0], [1]], [0, 1])\nprint(r.loss, c.loss)",
+    expect: 'squared_error log_loss',
+    beforeError: 'InvalidParameterError',
+  }],
+  *find(ctx) {
+    yield* renameParamValues(ctx, ['GradientBoostingRegressor'], 'loss', { ls: 'squared_error', lad: 'absolute_error' });
+    yield* renameParamValues(ctx, ['GradientBoostingClassifier'], 'loss', { deviance: 'log_loss' });
+    yield* renameParamValues(ctx, ['SGDClassifier'], 'loss', { log: 'log_loss' });
+    yield* renameParamValues(ctx, ['SGDRegressor'], 'loss', { squared_loss: 'squared_error' });
+    yield* renameParamValues(ctx, ['LinearSVC'], 'loss', { l1: 'hinge', l2: 'squared_hinge' });
+    yield* renameParamValues(ctx, ['HistGradientBoostingRegressor'], 'loss', { least_squares: 'squared_error', least_absolute_deviation: 'absolute_error' });
+    yield* renameParamValues(ctx, ['HistGradientBoostingClassifier'], 'loss', { binary_crossentropy: 'log_loss', categorical_crossentropy: 'log_loss', auto: 'log_loss' });
+  },
+});
+
+const MAX_FEATURES_CLASSIFIERS = ['RandomForestClassifier', 'ExtraTreesClassifier', 'DecisionTreeClassifier', 'ExtraTreeClassifier', 'GradientBoostingClassifier'];
+const MAX_FEATURES_REGRESSORS = ['RandomForestRegressor', 'ExtraTreesRegressor', 'DecisionTreeRegressor', 'ExtraTreeRegressor', 'GradientBoostingRegressor'];
+
+const maxFeaturesAuto = rule({
+  id: 'sklearn-max-features-auto',
+  library: 'scikit-learn',
+  title: "max_features='auto'",
+  old: "RandomForestClassifier(max_features='auto')",
+  new: "RandomForestClassifier(max_features='sqrt') / RandomForestRegressor(max_features=1.0)",
+  removedIn: '1.3',
+  errors: [invalidParam('max_features')],
+  link: WN('1.1', '#sklearn-ensemble'),
+  message: "max_features='auto' was removed in scikit-learn 1.3: it meant 'sqrt' for classifiers and all features (1.0) for regressors",
+  fixtures: [{
+    before: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nc = RandomForestClassifier(n_estimators=3, max_features='auto', random_state=0).fit([[0, 1], [1, 0]], [0, 1])\nr = RandomForestRegressor(n_estimators=3, max_features='auto').fit([[0, 1], [1, 0]], [0.0, 1.0])\nprint(c.max_features, r.max_features)",
+    after: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nc = RandomForestClassifier(n_estimators=3, max_features='sqrt', random_state=0).fit([[0, 1], [1, 0]], [0, 1])\nr = RandomForestRegressor(n_estimators=3, max_features=1.0).fit([[0, 1], [1, 0]], [0.0, 1.0])\nprint(c.max_features, r.max_features)",
+    expect: 'sqrt 1.0',
+    beforeError: 'InvalidParameterError',
+  }],
+  *find(ctx) {
+    for (const { args, name } of sklearnCalls(ctx, [...MAX_FEATURES_CLASSIFIERS, ...MAX_FEATURES_REGRESSORS])) {
+      const v = kwValue(args.keywords.get('max_features'));
+      if (!v || stringValue(v) !== 'auto') continue;
+      yield { node: v, edits: [replaceNode(v, MAX_FEATURES_CLASSIFIERS.includes(name) ? `${quoteOf(v)}sqrt${quoteOf(v)}` : '1.0')] };
+    }
+    for (const pair of ctx.nodes('pair')) {
+      const key = stringValue(pair.childForFieldName('key'));
+      if (key !== 'max_features' && !key?.endsWith('__max_features')) continue;
+      const autos = stringLiteralIn(pair.childForFieldName('value') ?? undefined, { auto: 'auto' });
+      for (const { node } of autos) yield { node, message: "max_features='auto' in a parameter grid was removed in scikit-learn 1.3: use 'sqrt' for classifiers, 1.0 for regressors" };
+    }
+  },
+});
+
+const baseEstimator = rule({
+  id: 'sklearn-base-estimator',
+  library: 'scikit-learn',
+  title: 'base_estimator=',
+  old: 'BaggingClassifier(base_estimator=tree)',
+  new: 'BaggingClassifier(estimator=tree)',
+  removedIn: '1.4',
+  errors: [unexpectedKw('base_estimator')],
+  link: WN('1.2', '#sklearn-ensemble'),
+  message: 'base_estimator was renamed estimator in scikit-learn 1.2 and removed in 1.4',
+  fixtures: [{
+    before: 'from sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeClassifier\nm = AdaBoostClassifier(base_estimator=DecisionTreeClassifier(max_depth=1), n_estimators=5, algorithm="SAMME")\nprint(type(m.fit([[0], [1]], [0, 1]).estimator_).__name__)',
+    after: 'from sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeClassifier\nm = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=1), n_estimators=5, algorithm="SAMME")\nprint(type(m.fit([[0], [1]], [0, 1]).estimator_).__name__)',
+    expect: 'DecisionTreeClassifier',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { args } of sklearnCalls(ctx, ['BaggingClassifier', 'BaggingRegressor', 'AdaBoostClassifier', 'AdaBoostRegressor', 'CalibratedClassifierCV', 'RANSACRegressor'])) {
+      const kw = args.keywords.get('base_estimator');
+      if (kw && !args.keywords.has('estimator')) yield { node: kw, edits: [renameKeyword(kw, 'estimator')] };
+    }
+  },
+});
+
+/** Parameter order of estimators before scikit-learn made them keyword-only (0.23 deprecation, 1.0 error), as of 0.20-0.22. */
+const OLD_ORDER: Record<string, { names: string[]; keep: number }> = {
+  SVC: { names: ['C', 'kernel', 'degree', 'gamma', 'coef0', 'shrinking', 'probability', 'tol', 'cache_size', 'class_weight', 'verbose', 'max_iter', 'decision_function_shape', 'random_state'], keep: 0 },
+  SVR: { names: ['kernel', 'degree', 'gamma', 'coef0', 'tol', 'C', 'epsilon', 'shrinking', 'cache_size', 'verbose', 'max_iter'], keep: 0 },
+  NuSVC: { names: ['nu', 'kernel', 'degree', 'gamma', 'coef0', 'shrinking', 'probability', 'tol'], keep: 0 },
+  NuSVR: { names: ['nu', 'C', 'kernel', 'degree', 'gamma', 'coef0', 'shrinking', 'tol'], keep: 0 },
+  LinearSVC: { names: ['penalty', 'loss', 'dual', 'tol', 'C', 'multi_class', 'fit_intercept', 'intercept_scaling', 'class_weight', 'verbose', 'random_state', 'max_iter'], keep: 2 },
+  LinearSVR: { names: ['epsilon', 'tol', 'C', 'loss', 'fit_intercept', 'intercept_scaling', 'dual', 'verbose', 'random_state', 'max_iter'], keep: 0 },
+  RandomForestClassifier: { names: ['n_estimators', 'criterion', 'max_depth', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_features', 'max_leaf_nodes', 'min_impurity_decrease'], keep: 1 },
+  RandomForestRegressor: { names: ['n_estimators', 'criterion', 'max_depth', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_features', 'max_leaf_nodes', 'min_impurity_decrease'], keep: 1 },
+  ExtraTreesClassifier: { names: ['n_estimators', 'criterion', 'max_depth', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_features', 'max_leaf_nodes', 'min_impurity_decrease'], keep: 1 },
+  ExtraTreesRegressor: { names: ['n_estimators', 'criterion', 'max_depth', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_features', 'max_leaf_nodes', 'min_impurity_decrease'], keep: 1 },
+  GradientBoostingClassifier: { names: ['loss', 'learning_rate', 'n_estimators', 'subsample', 'criterion', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_depth'], keep: 0 },
+  GradientBoostingRegressor: { names: ['loss', 'learning_rate', 'n_estimators', 'subsample', 'criterion', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_depth'], keep: 0 },
+  DecisionTreeClassifier: { names: ['criterion', 'splitter', 'max_depth', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_features', 'random_state', 'max_leaf_nodes', 'min_impurity_decrease'], keep: 0 },
+  DecisionTreeRegressor: { names: ['criterion', 'splitter', 'max_depth', 'min_samples_split', 'min_samples_leaf', 'min_weight_fraction_leaf', 'max_features', 'random_state', 'max_leaf_nodes', 'min_impurity_decrease'], keep: 0 },
+  AdaBoostClassifier: { names: ['estimator', 'n_estimators', 'learning_rate', 'algorithm', 'random_state'], keep: 1 },
+  AdaBoostRegressor: { names: ['estimator', 'n_estimators', 'learning_rate', 'loss', 'random_state'], keep: 1 },
+  BaggingClassifier: { names: ['estimator', 'n_estimators', 'max_samples', 'max_features', 'bootstrap', 'bootstrap_features', 'oob_score', 'warm_start', 'n_jobs', 'random_state', 'verbose'], keep: 2 },
+  BaggingRegressor: { names: ['estimator', 'n_estimators', 'max_samples', 'max_features', 'bootstrap', 'bootstrap_features', 'oob_score', 'warm_start', 'n_jobs', 'random_state', 'verbose'], keep: 2 },
+  LogisticRegression: { names: ['penalty', 'dual', 'tol', 'C', 'fit_intercept', 'intercept_scaling', 'class_weight', 'random_state', 'solver', 'max_iter', 'multi_class', 'verbose', 'warm_start', 'n_jobs'], keep: 1 },
+  LinearRegression: { names: ['fit_intercept'], keep: 0 },
+  Ridge: { names: ['alpha', 'fit_intercept'], keep: 1 },
+  Lasso: { names: ['alpha', 'fit_intercept'], keep: 1 },
+  ElasticNet: { names: ['alpha', 'l1_ratio', 'fit_intercept'], keep: 1 },
+  SGDClassifier: { names: ['loss', 'penalty', 'alpha', 'l1_ratio', 'fit_intercept', 'max_iter', 'tol', 'shuffle'], keep: 1 },
+  SGDRegressor: { names: ['loss', 'penalty', 'alpha', 'l1_ratio', 'fit_intercept', 'max_iter', 'tol', 'shuffle'], keep: 1 },
+  Perceptron: { names: ['penalty', 'alpha', 'fit_intercept', 'max_iter', 'tol', 'shuffle'], keep: 0 },
+  KNeighborsClassifier: { names: ['n_neighbors', 'weights', 'algorithm', 'leaf_size', 'p', 'metric', 'metric_params', 'n_jobs'], keep: 1 },
+  KNeighborsRegressor: { names: ['n_neighbors', 'weights', 'algorithm', 'leaf_size', 'p', 'metric', 'metric_params', 'n_jobs'], keep: 1 },
+  PCA: { names: ['n_components', 'copy', 'whiten', 'svd_solver', 'tol', 'iterated_power', 'random_state'], keep: 1 },
+  TruncatedSVD: { names: ['n_components', 'algorithm', 'n_iter'], keep: 1 },
+  KMeans: { names: ['n_clusters', 'init', 'n_init', 'max_iter', 'tol'], keep: 1 },
+  MiniBatchKMeans: { names: ['n_clusters', 'init', 'max_iter', 'batch_size', 'verbose', 'compute_labels', 'random_state', 'tol'], keep: 1 },
+  DBSCAN: { names: ['eps', 'min_samples', 'metric', 'metric_params', 'algorithm', 'leaf_size', 'p', 'n_jobs'], keep: 1 },
+  GaussianNB: { names: ['priors'], keep: 0 },
+  MultinomialNB: { names: ['alpha', 'fit_prior', 'class_prior'], keep: 0 },
+  BernoulliNB: { names: ['alpha', 'binarize', 'fit_prior', 'class_prior'], keep: 0 },
+  MLPClassifier: { names: ['hidden_layer_sizes', 'activation', 'solver', 'alpha', 'batch_size', 'learning_rate', 'learning_rate_init', 'power_t', 'max_iter'], keep: 2 },
+  MLPRegressor: { names: ['hidden_layer_sizes', 'activation', 'solver', 'alpha', 'batch_size', 'learning_rate', 'learning_rate_init', 'power_t', 'max_iter'], keep: 2 },
+  StandardScaler: { names: ['copy', 'with_mean', 'with_std'], keep: 0 },
+  MinMaxScaler: { names: ['feature_range', 'copy'], keep: 1 },
+  PolynomialFeatures: { names: ['degree', 'interaction_only', 'include_bias'], keep: 1 },
+  TSNE: { names: ['n_components', 'perplexity', 'early_exaggeration', 'learning_rate'], keep: 1 },
+  CountVectorizer: { names: ['input', 'encoding', 'decode_error', 'strip_accents', 'lowercase', 'preprocessor', 'tokenizer'], keep: 0 },
+  TfidfVectorizer: { names: ['input', 'encoding', 'decode_error', 'strip_accents', 'lowercase', 'preprocessor', 'tokenizer'], keep: 0 },
+  SelectKBest: { names: ['score_func', 'k'], keep: 1 },
+  RFE: { names: ['estimator', 'n_features_to_select', 'step', 'verbose'], keep: 1 },
+  RFECV: { names: ['estimator', 'step', 'cv', 'scoring', 'verbose', 'n_jobs'], keep: 1 },
+  GridSearchCV: { names: ['estimator', 'param_grid', 'scoring'], keep: 2 },
+  RandomizedSearchCV: { names: ['estimator', 'param_distributions', 'n_iter', 'scoring'], keep: 2 },
+  QuadraticDiscriminantAnalysis: { names: ['priors', 'reg_param', 'store_covariance', 'tol'], keep: 0 },
+};
+
+const positionalParams = rule({
+  id: 'sklearn-positional-parameters',
+  library: 'scikit-learn',
+  title: 'positional estimator parameters',
+  old: "SVC(1.0, 'rbf')",
+  new: "SVC(C=1.0, kernel='rbf')",
+  removedIn: '1.0',
+  errors: [err('TypeError', /__init__\(\) takes (from \d+ to \d+|\d+) positional arguments? but \d+ were given/)],
+  link: WN('0.23', '#enforcing-keyword-only-arguments'),
+  message: 'estimator parameters are keyword-only since scikit-learn 1.0; name them',
+  fixtures: [{
+    before: "from sklearn.svm import SVC\nfrom sklearn.ensemble import RandomForestClassifier\nm = SVC(10.0, 'linear')\nr = RandomForestClassifier(5, 'entropy')\nprint(m.C, m.kernel, r.n_estimators, r.criterion)",
+    after: "from sklearn.svm import SVC\nfrom sklearn.ensemble import RandomForestClassifier\nm = SVC(C=10.0, kernel='linear')\nr = RandomForestClassifier(5, criterion='entropy')\nprint(m.C, m.kernel, r.n_estimators, r.criterion)",
+    expect: '10.0 linear 5 entropy',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, name, args } of sklearnCalls(ctx, Object.keys(OLD_ORDER))) {
+      const spec = OLD_ORDER[name];
+      if (args.splat || args.positional.length <= spec.keep) continue;
+      if (args.positional.length > spec.names.length) { yield { node: call }; continue; }
+      const edits: TextEdit[] = [];
+      for (let i = spec.keep; i < args.positional.length; i++) {
+        const n = spec.names[i] === 'estimator' ? (args.keywords.has('estimator') ? undefined : 'estimator') : spec.names[i];
+        if (!n || args.keywords.has(n)) { edits.length = 0; break; }
+        edits.push({ start: args.positional[i].startIndex, end: args.positional[i].startIndex, text: `${n}=` });
+      }
+      if (edits.length) yield { node: call, edits };
+      else yield { node: call };
+    }
+  },
+});
+
+const nIter = rule({
+  id: 'sklearn-n-iter',
+  library: 'scikit-learn',
+  title: 'SGD/Perceptron n_iter=',
+  old: 'SGDClassifier(n_iter=5)',
+  new: 'SGDClassifier(max_iter=5, tol=None)',
+  removedIn: '0.21',
+  errors: [unexpectedKw('n_iter')],
+  link: WN('0.19', '#sklearn-linear-model'),
+  message: 'n_iter was removed in scikit-learn 0.21: max_iter=N with tol=None runs exactly N epochs, as n_iter did',
+  fixtures: [{
+    before: 'from sklearn.linear_model import SGDClassifier\nm = SGDClassifier(n_iter=7, random_state=0).fit([[0], [1]], [0, 1])\nprint(m.n_iter_)',
+    after: 'from sklearn.linear_model import SGDClassifier\nm = SGDClassifier(max_iter=7, tol=None, random_state=0).fit([[0], [1]], [0, 1])\nprint(m.n_iter_)',
+    expect: '7',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { args } of sklearnCalls(ctx, ['SGDClassifier', 'SGDRegressor', 'Perceptron', 'PassiveAggressiveClassifier', 'PassiveAggressiveRegressor'])) {
+      const kw = args.keywords.get('n_iter');
+      if (!kw || args.keywords.has('max_iter')) continue;
+      const edits = [renameKeyword(kw, 'max_iter')];
+      if (!args.keywords.has('tol')) edits.push({ start: kw.endIndex, end: kw.endIndex, text: ', tol=None' });
+      yield { node: kw, edits };
+    }
+    for (const { args } of sklearnCalls(ctx, ['LatentDirichletAllocation'])) {
+      const kw = args.keywords.get('n_topics');
+      if (kw && !args.keywords.has('n_components')) yield { node: kw, edits: [renameKeyword(kw, 'n_components')], message: 'LatentDirichletAllocation(n_topics=) was renamed n_components' };
+    }
+  },
+});
+
+const randomizedPca = rule({
+  id: 'sklearn-randomized-pca',
+  library: 'scikit-learn',
+  title: 'RandomizedPCA',
+  old: 'RandomizedPCA(n_components=2)',
+  new: "PCA(n_components=2, svd_solver='randomized')",
+  removedIn: '0.20',
+  errors: [err('ImportError', /cannot import name 'RandomizedPCA'/), err('AttributeError', /has no attribute 'RandomizedPCA'/)],
+  link: WN('0.18', '#sklearn-decomposition'),
+  message: "RandomizedPCA was removed in scikit-learn 0.20; use PCA(svd_solver='randomized')",
+  fixtures: [{
+    before: 'import numpy as np\nfrom sklearn.decomposition import RandomizedPCA\np = RandomizedPCA(n_components=1, random_state=0).fit(np.eye(3))\nprint(p.components_.shape)',
+    after: "import numpy as np\nfrom sklearn.decomposition import PCA\np = PCA(n_components=1, random_state=0, svd_solver='randomized').fit(np.eye(3))\nprint(p.components_.shape)",
+    expect: '(1, 3)',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    for (const stmt of ctx.nodes('import_from_statement')) {
+      if (stmt.childForFieldName('module_name')?.text !== 'sklearn.decomposition') continue;
+      for (const it of stmt.childrenForFieldName('name')) if (it?.type === 'dotted_name' && it.text === 'RandomizedPCA') yield { node: it, edits: [replaceNode(it, 'PCA')] };
+    }
+    for (const call of ctx.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      if (ctx.qname(fn) !== 'sklearn.decomposition.RandomizedPCA') continue;
+      const args = callArgs(call)!;
+      const edits = [replaceNode(fn!.type === 'attribute' ? fn!.childForFieldName('attribute')! : fn!, 'PCA')];
+      if (!args.keywords.has('svd_solver')) edits.push(addArgument(args, "svd_solver='randomized'"));
+      yield { node: call, edits };
+    }
+  },
+});
+
+const ldaQda = rule({
+  id: 'sklearn-lda-qda-modules',
+  library: 'scikit-learn',
+  title: 'sklearn.lda / sklearn.qda',
+  old: 'from sklearn.lda import LDA',
+  new: 'from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as LDA',
+  removedIn: '0.19',
+  errors: [noModule('sklearn.lda'), noModule('sklearn.qda')],
+  link: WN('0.17', '#api-changes-summary'),
+  message: 'sklearn.lda/sklearn.qda were removed in scikit-learn 0.19; use sklearn.discriminant_analysis',
+  fixtures: [{
+    before: 'from sklearn.lda import LDA\nm = LDA().fit([[0.0], [0.1], [1.0], [1.1]], [0, 0, 1, 1])\nprint(m.predict([[0.9]]))',
+    after: 'from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as LDA\nm = LDA().fit([[0.0], [0.1], [1.0], [1.1]], [0, 0, 1, 1])\nprint(m.predict([[0.9]]))',
+    expect: '[1]',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveImportedNames(ctx, 'sklearn.lda', { LDA: { module: 'sklearn.discriminant_analysis', name: 'LinearDiscriminantAnalysis' } });
+    yield* moveImportedNames(ctx, 'sklearn.qda', { QDA: { module: 'sklearn.discriminant_analysis', name: 'QuadraticDiscriminantAnalysis' } });
+  },
+});
+
+const OLD_SCORERS: Record<string, string> = {
+  mean_squared_error: 'neg_mean_squared_error', mean_absolute_error: 'neg_mean_absolute_error',
+  median_absolute_error: 'neg_median_absolute_error', log_loss: 'neg_log_loss', mean_squared_log_error: 'neg_mean_squared_log_error',
+};
+
+const scorerNames = rule({
+  id: 'sklearn-scoring-names',
+  library: 'scikit-learn',
+  title: "scoring='mean_squared_error'",
+  old: "cross_val_score(m, X, y, scoring='mean_squared_error')",
+  new: "cross_val_score(m, X, y, scoring='neg_mean_squared_error')",
+  removedIn: '0.20',
+  errors: [invalidParam('scoring'), err('ValueError', /is not a valid scoring value/)],
+  link: WN('0.18', '#api-changes-summary'),
+  message: "loss scorer names got the neg_ prefix in scikit-learn 0.18 (the old names already returned negated values, so the numbers are unchanged)",
+  fixtures: [{
+    before: "from sklearn.model_selection import cross_val_score\nfrom sklearn.linear_model import LinearRegression\nprint(cross_val_score(LinearRegression(), [[0], [1], [2], [3]], [0, 1, 2, 3], cv=2, scoring='mean_squared_error').round(6).tolist())",
+    after: "from sklearn.model_selection import cross_val_score\nfrom sklearn.linear_model import LinearRegression\nprint(cross_val_score(LinearRegression(), [[0], [1], [2], [3]], [0, 1, 2, 3], cv=2, scoring='neg_mean_squared_error').round(6).tolist())",
+    expect: '[-0.0, -0.0]',
+    beforeError: 'InvalidParameterError',
+  }],
+  *find(ctx) {
+    for (const call of ctx.nodes('call')) {
+      const q = ctx.qname(call.childForFieldName('function'));
+      if (!q?.startsWith('sklearn.')) continue;
+      const v = kwValue(callArgs(call)?.keywords.get('scoring'));
+      for (const { node, to } of stringLiteralIn(v, OLD_SCORERS)) yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
+    }
+  },
+});
+
+const removedParams = rule({
+  id: 'sklearn-removed-parameters',
+  library: 'scikit-learn',
+  title: 'removed no-op parameters (n_jobs/precompute_distances in KMeans, presort, iid=False, algorithm=full)',
+  old: "KMeans(n_clusters=3, n_jobs=-1, algorithm='full'); GradientBoostingClassifier(presort=False)",
+  new: "KMeans(n_clusters=3, algorithm='lloyd'); GradientBoostingClassifier()",
+  removedIn: '1.0',
+  errors: [unexpectedKw('n_jobs|precompute_distances|presort|iid|behaviour'), invalidParam('algorithm')],
+  link: WN('1.0', '#sklearn-cluster'),
+  message: 'this parameter was removed; it had no effect on the results (or is the new default), so it is dropped',
+  fixtures: [
+    {
+      before: "from sklearn.cluster import KMeans\nfrom sklearn.ensemble import GradientBoostingClassifier\nk = KMeans(n_clusters=2, n_init=10, n_jobs=-1, algorithm='full', random_state=0).fit([[0.0], [0.1], [5.0], [5.1]])\ng = GradientBoostingClassifier(presort=False)\nprint(sorted(k.cluster_centers_.ravel().round(2).tolist()))",
+      after: "from sklearn.cluster import KMeans\nfrom sklearn.ensemble import GradientBoostingClassifier\nk = KMeans(n_clusters=2, n_init=10, algorithm='lloyd', random_state=0).fit([[0.0], [0.1], [5.0], [5.1]])\ng = GradientBoostingClassifier()\nprint(sorted(k.cluster_centers_.ravel().round(2).tolist()))",
+      expect: '[0.05, 5.05]',
+      beforeError: 'TypeError',
+    },
+    {
+      before: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\ng = GridSearchCV(DecisionTreeClassifier(), {'max_depth': [1, 2]}, cv=2, iid=True)\nprint(g.cv)",
+      manual: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\ng = GridSearchCV(DecisionTreeClassifier(), {'max_depth': [1, 2]}, cv=2)\nprint(g.cv)",
+      expect: '2',
+      beforeError: 'TypeError',
+    },
+  ],
+  *find(ctx) {
+    const drop = function* (classes: string[], kws: string[], when?: (v: SyntaxNode | undefined) => boolean, explain?: string): Generator<RuleMatch> {
+      for (const { args } of sklearnCalls(ctx, classes)) {
+        for (const k of kws) {
+          const kw = args.keywords.get(k);
+          if (!kw) continue;
+          if (when && !when(kwValue(kw))) { yield { node: kw, message: explain }; continue; }
+          yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
+        }
+      }
+    };
+    yield* drop(['KMeans'], ['n_jobs', 'precompute_distances']);
+    yield* drop(['GradientBoostingClassifier', 'GradientBoostingRegressor', 'DecisionTreeClassifier', 'DecisionTreeRegressor'], ['presort']);
+    yield* drop(['GridSearchCV', 'RandomizedSearchCV'], ['iid'], (v) => v?.type === 'false', 'GridSearchCV(iid=True) weighted fold scores by test-set size; it was removed in scikit-learn 0.24 (iid=False behaviour only): drop it and expect slightly different mean scores');
+    yield* drop(['IsolationForest'], ['behaviour'], (v) => stringValue(v) === 'new', "IsolationForest(behaviour='old') is gone; the 'new' behaviour is the only one");
+    for (const { args } of sklearnCalls(ctx, ['KMeans'])) {
+      const v = kwValue(args.keywords.get('algorithm'));
+      const s = stringValue(v);
+      if (v && (s === 'full' || s === 'auto')) yield { node: v, edits: [replaceNode(v, `${quoteOf(v)}lloyd${quoteOf(v)}`)] };
+    }
+  },
+});
+
+const FIT_METHODS = ['fit', 'fit_transform', 'transform', 'predict', 'predict_proba', 'score', 'inverse_transform'];
+
+const oneDimensionalInput = rule({
+  id: 'sklearn-1d-input',
+  library: 'scikit-learn',
+  title: '1-D feature arrays',
+  old: "scaler.fit_transform(df['Age'])",
+  new: "scaler.fit_transform(df[['Age']])",
+  removedIn: '0.19',
+  trigger: 'error',
+  errors: [err('ValueError', /Expected 2D array, got 1D array instead|Expected a 2-dimensional container but got/)],
+  link: WN('0.19', '#api-changes-summary'),
+  message: 'estimators reject 1-D X since scikit-learn 0.19: select one column as a DataFrame (df[[col]]) or reshape(-1, 1)',
+  fixtures: [{
+    before: "import pandas as pd\nfrom sklearn.preprocessing import StandardScaler\ndf = pd.DataFrame({'Age': [1.0, 3.0]})\nprint(StandardScaler().fit_transform(df['Age']).ravel())",
+    after: "import pandas as pd\nfrom sklearn.preprocessing import StandardScaler\ndf = pd.DataFrame({'Age': [1.0, 3.0]})\nprint(StandardScaler().fit_transform(df[['Age']]).ravel())",
+    expect: '[-1.  1.]',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.methodCalls(FIT_METHODS)) {
+      const first = callArgs(call)?.positional[0];
+      if (!first || first.type !== 'subscript') continue;
+      const key = first.childForFieldName('subscript');
+      if (key?.type !== 'string' || first.childrenForFieldName('subscript').length !== 1) continue;
+      yield { node: first, edits: [replaceNode(key, `[${key.text}]`)] };
+    }
+  },
+});
+
+// ---- score calibration: pin the defaults old notebooks relied on ----
+
+function pinRule(spec: {
+  id: string; title: string; classes: string[]; changedIn: string; pins: Array<[string, string]>; link: string; message: string;
+  fixture: { before: string; after: string; expect: string; era?: string };
+  skip?: (args: Args, name: string) => boolean;
+}): Rule {
+  return rule({
+    id: spec.id,
+    library: 'scikit-learn',
+    title: spec.title,
+    old: `${spec.classes[0]}()`,
+    new: `${spec.classes[0]}(${spec.pins.map(([k, v]) => `${k}=${v}`).join(', ')})`,
+    kind: 'score-calibration',
+    changedIn: spec.changedIn,
+    link: spec.link,
+    message: spec.message,
+    fixtures: [{
+      before: spec.fixture.before,
+      after: spec.fixture.after,
+      expect: spec.fixture.expect,
+      beforeOutcome: 'differs',
+      context: { era: { versions: { 'scikit-learn': spec.fixture.era ?? '0.19.2' } } },
+    }],
+    *find(ctx) {
+      if (!ctx.nb.info.era.predates('scikit-learn', spec.changedIn)) return;
+      for (const { call, name, args } of sklearnCalls(ctx, spec.classes)) {
+        if (args.splat || spec.skip?.(args, name)) continue;
+        const missing = spec.pins.filter(([k]) => !args.keywords.has(k));
+        if (missing.length === 0) continue;
+        yield { node: call, edits: [addArgument(args, missing.map(([k, v]) => `${k}=${v}`).join(', '))], message: `${spec.message} (${ctx.nb.info.era.why('scikit-learn', spec.changedIn)})` };
+      }
+    },
+  });
+}
+
+const pinForest = pinRule({
+  id: 'sklearn-pin-forest-n-estimators',
+  title: 'RandomForest/ExtraTrees n_estimators 10 -> 100',
+  classes: ['RandomForestClassifier', 'RandomForestRegressor', 'ExtraTreesClassifier', 'ExtraTreesRegressor'],
+  changedIn: '0.22',
+  pins: [['n_estimators', '10']],
+  link: WN('0.22', '#sklearn-ensemble'),
+  message: 'the forests\' default n_estimators changed from 10 to 100 in scikit-learn 0.22: pin n_estimators=10 to reproduce the notebook',
+  fixture: {
+    before: 'from sklearn.ensemble import RandomForestClassifier\nm = RandomForestClassifier(random_state=0).fit([[0], [1]], [0, 1])\nprint(len(m.estimators_))',
+    after: 'from sklearn.ensemble import RandomForestClassifier\nm = RandomForestClassifier(random_state=0, n_estimators=10).fit([[0], [1]], [0, 1])\nprint(len(m.estimators_))',
+    expect: '10',
+  },
+  skip: (args) => args.positional.length > 0,
+});
+
+const pinLogReg = pinRule({
+  id: 'sklearn-pin-logistic-solver',
+  title: "LogisticRegression solver liblinear -> lbfgs",
+  classes: ['LogisticRegression'],
+  changedIn: '0.22',
+  pins: [['solver', "'liblinear'"]],
+  link: WN('0.22', '#sklearn-linear-model'),
+  message: "LogisticRegression's default solver changed from liblinear (one-vs-rest, regularised intercept) to lbfgs in scikit-learn 0.22: pin solver='liblinear' to reproduce the notebook",
+  fixture: {
+    before: 'from sklearn.linear_model import LogisticRegression\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(LogisticRegression(max_iter=1000).fit(X, y).coef_[0, 0].round(3))',
+    after: "from sklearn.linear_model import LogisticRegression\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(LogisticRegression(max_iter=1000, solver='liblinear').fit(X, y).coef_[0, 0].round(3))",
+    expect: '0.41',
+  },
+  skip: (args) => args.keywords.has('penalty') && ['none', 'elasticnet'].includes(stringValue(kwValue(args.keywords.get('penalty'))) ?? ''),
+});
+
+const pinSvcGamma = pinRule({
+  id: 'sklearn-pin-svm-gamma',
+  title: "SVC/SVR gamma 'auto' -> 'scale'",
+  classes: ['SVC', 'SVR', 'NuSVC', 'NuSVR', 'OneClassSVM'],
+  changedIn: '0.22',
+  pins: [['gamma', "'auto'"]],
+  link: WN('0.22', '#sklearn-svm'),
+  message: "the SVMs' default gamma changed from 'auto' (1/n_features) to 'scale' in scikit-learn 0.22: pin gamma='auto' to reproduce the notebook",
+  fixture: {
+    before: 'from sklearn.svm import SVC\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(SVC().fit(X, y).decision_function(X[:1]).round(3).tolist())',
+    after: "from sklearn.svm import SVC\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(SVC(gamma='auto').fit(X, y).decision_function(X[:1]).round(3).tolist())",
+    expect: '[[2.235, 0.823, -0.185]]',
+  },
+  skip: (args) => ['linear'].includes(stringValue(kwValue(args.keywords.get('kernel')) ?? args.positional[1]) ?? ''),
+});
+
+const CV_FUNCS: Record<string, number> = {
+  cross_val_score: 5, cross_val_predict: 5, cross_validate: 5, learning_curve: 5, validation_curve: 7, permutation_test_score: 5,
+  GridSearchCV: 7, RandomizedSearchCV: 7, RFECV: 2, LogisticRegressionCV: 2, LassoCV: 8, ElasticNetCV: 9, CalibratedClassifierCV: 2,
+};
+
+const pinCv = pinRule({
+  id: 'sklearn-pin-cv-3-folds',
+  title: 'default cv 3 -> 5 folds',
+  classes: Object.keys(CV_FUNCS),
+  changedIn: '0.22',
+  pins: [['cv', '3']],
+  link: WN('0.22', '#sklearn-model-selection'),
+  message: 'the default number of cross-validation folds changed from 3 to 5 in scikit-learn 0.22: pin cv=3 to reproduce the notebook',
+  fixture: {
+    before: 'from sklearn.model_selection import cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y)))',
+    after: 'from sklearn.model_selection import cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=3)))',
+    expect: '3',
+  },
+  skip: (args, name) => args.positional.length > CV_FUNCS[name],
+});
+
+const pinKMeans = pinRule({
+  id: 'sklearn-pin-kmeans-n-init',
+  title: "KMeans n_init 10 -> 'auto'",
+  classes: ['KMeans'],
+  changedIn: '1.4',
+  pins: [['n_init', '10']],
+  link: WN('1.4', '#sklearn-cluster'),
+  message: "KMeans's default n_init changed from 10 to 'auto' (a single k-means++ run) in scikit-learn 1.4: pin n_init=10 to reproduce the notebook",
+  fixture: {
+    before: 'from sklearn.cluster import KMeans\nprint(KMeans(n_clusters=3, random_state=0).fit([[0.0], [1.0], [2.0], [10.0], [11.0], [20.0]]).n_init)',
+    after: 'from sklearn.cluster import KMeans\nprint(KMeans(n_clusters=3, random_state=0, n_init=10).fit([[0.0], [1.0], [2.0], [10.0], [11.0], [20.0]]).n_init)',
+    expect: '10',
+  },
+  skip: (args) => args.positional.length > 2,
+});
+
+const pinTsne = pinRule({
+  id: 'sklearn-pin-tsne-init',
+  title: "TSNE init random -> pca, learning_rate 200 -> 'auto'",
+  classes: ['TSNE'],
+  changedIn: '1.2',
+  pins: [['init', "'random'"], ['learning_rate', '200.0']],
+  link: WN('1.2', '#sklearn-manifold'),
+  message: "TSNE's defaults changed in scikit-learn 1.2 (init 'random' -> 'pca', learning_rate 200 -> 'auto'): pin the old ones to reproduce the embedding",
+  fixture: {
+    before: 'import numpy as np\nfrom sklearn.manifold import TSNE\nt = TSNE(random_state=0, perplexity=5)\nt.fit(np.random.RandomState(0).rand(30, 4))\nprint(t.learning_rate_)',
+    after: "import numpy as np\nfrom sklearn.manifold import TSNE\nt = TSNE(random_state=0, perplexity=5, init='random', learning_rate=200.0)\nt.fit(np.random.RandomState(0).rand(30, 4))\nprint(t.learning_rate_)",
+    expect: '200.0',
+  },
+  skip: (args) => args.positional.length > 3,
+});
+
+export const sklearnRules: Rule[] = [
+  crossValidation, gridSearch, learningCurveModule, oldCvIterators, gridScores, imputer, externalsJoblib, externalsSix,
+  privateModules, jaccard, oneHotCategorical, oneHotSparse, getFeatureNames, loadBoston, plotFunctions, normalizeParam,
+  criterionNames, lossNames, maxFeaturesAuto, baseEstimator, positionalParams, nIter, randomizedPca, ldaQda, scorerNames,
+  removedParams, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinTsne,
+];
