@@ -9,6 +9,7 @@ import type { CliContext } from './context.js';
 export const SANDBOX_FLAGS = {
   data: { type: 'string' },
   competition: { type: 'string' },
+  'data-next-to-notebook': { type: 'boolean', default: false },
   sandbox: { type: 'string', default: 'auto' },
   env: { type: 'string', default: 'debian13' },
   python: { type: 'string' },
@@ -56,6 +57,7 @@ export function sandboxRequestFrom(values: Record<string, any>, ctx: CliContext)
   if (values.data) {
     const dir = path.resolve(ctx.cwd, values.data);
     req.data = { dir, competition: values.competition ?? path.basename(dir) };
+    req.dataNextToNotebook = Boolean(values['data-next-to-notebook']);
   } else if (values.competition) {
     throw new UsageError('--competition needs --data DIR (the competition files to mount)');
   }

@@ -42,6 +42,7 @@ function readNumber(file: string): number | undefined {
 }
 
 export function createCgroup(name: string, limits: CgroupLimits): Cgroup | undefined {
+  if (!limits.memoryBytes && !limits.pids && !limits.cpus) return undefined;
   try {
     if (fs.existsSync(path.join(ROOT, 'cgroup.controllers'))) return createV2(name, limits);
     return createV1(name, limits);

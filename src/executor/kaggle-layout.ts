@@ -54,3 +54,12 @@ export function listProducedFiles(workDir: string, ignore: Set<string> = new Set
   if (fs.existsSync(workDir)) visit('');
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** Symlinks in the working dir to each data entry (`target` is where the entry is seen from inside). */
+export function linkDataIntoWorkDir(workDir: string, data: DataMount, insidePath: (m: Mount) => string): void {
+  for (const m of dataMounts(data)) {
+    if (m.target === `${KAGGLE_INPUT}/${data.competition}`) continue;
+    const link = path.join(workDir, path.basename(m.target));
+    if (!fs.existsSync(link)) fs.symlinkSync(insidePath(m), link);
+  }
+}

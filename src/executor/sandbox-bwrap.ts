@@ -9,7 +9,7 @@ import { EnvironmentError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { createCgroup } from './cgroup.js';
 import { requireHostTool } from './environment/host-tools.js';
-import { dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
+import { linkDataIntoWorkDir, dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
 import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 import type { BuiltEnvironment } from './environment/build.js';
@@ -20,25 +20,17 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
   const bwrap = requireHostTool('bwrap', 'bubblewrap');
   const t0 = Date.now();
   const ws = makeWorkspace('bwrap');
+  if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.target);
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
   const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
   const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000 };
-  const args = ['--ro-bind', env.rootfs, '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/nbm/home',
-    '--bind', ws.sockDir, SOCK_DIR, '--bind', ws.workDir, KAGGLE_WORKING];
-  if (req.data) {
-    // /kaggle/input is read-only in the rootfs, so a tmpfs makes room for the mount points, then goes read-only too.
-    args.push('--tmpfs', KAGGLE_INPUT);
-    for (const m of dataMounts(req.data)) args.push('--ro-bind', m.hostPath, m.target);
-    args.push('--remount-ro', KAGGLE_INPUT);
-  }
-  args.push('--unshare-all', '--uid', '1000', '--gid', '1000', '--die-with-parent', '--new-session', '--chdir', KAGGLE_WORKING, '--clearenv');
-  for (const [k, v] of Object.entries(sandboxEnv())) args.push('--setenv', k, v);
+  const args = bwrapArgs(env.rootfs, ws, req.data);
   args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING }));
 
   let cmd = bwrap;
   let argv = args;
-  if (cg) {
+  if (cg && cg.procsFiles.length) {
     // Join the cgroup before exec'ing bwrap, so every process of the sandbox is inside from the start.
     const joins = cg.procsFiles.map((f) => `echo $$ > '${f}'`).join(' && ');
     cmd = '/bin/sh';
@@ -84,6 +76,25 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
     oomKilled: () => cg?.oomKilled() ?? false,
     stop,
   };
+}
+
+/**
+ * The sandbox itself, without the command: read-only rootfs, private /tmp and HOME, the socket
+ * and working dirs, the Kaggle data mounts, every namespace unshared, uid 1000, a clean env.
+ * Exported so the benchmark runs the reference executor in exactly the same sandbox.
+ */
+export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string }, data?: SandboxRequest['data']): string[] {
+  const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/nbm/home',
+    '--bind', ws.sockDir, SOCK_DIR, '--bind', ws.workDir, KAGGLE_WORKING];
+  if (data) {
+    // /kaggle/input is read-only in the rootfs, so a tmpfs makes room for the mount points, then goes read-only too.
+    args.push('--tmpfs', KAGGLE_INPUT);
+    for (const m of dataMounts(data)) args.push('--ro-bind', m.hostPath, m.target);
+    args.push('--remount-ro', KAGGLE_INPUT);
+  }
+  args.push('--unshare-all', '--uid', '1000', '--gid', '1000', '--die-with-parent', '--new-session', '--chdir', KAGGLE_WORKING, '--clearenv');
+  for (const [k, v] of Object.entries(sandboxEnv())) args.push('--setenv', k, v);
+  return args;
 }
 
 export function envSummary(env: BuiltEnvironment): Sandbox['environment'] {

@@ -10,7 +10,7 @@ import { log } from '../core/log.js';
 import { containerOomKilled } from './cgroup.js';
 import { OWNER_LABEL, removeContainerSync, removeOrphanContainers, startContainer } from './docker-engine.js';
 import { ensureDockerImage, type BuiltEnvironment } from './environment/build.js';
-import { dataMounts, KAGGLE_WORKING } from './kaggle-layout.js';
+import { linkDataIntoWorkDir, dataMounts, KAGGLE_WORKING } from './kaggle-layout.js';
 import { envSummary } from './sandbox-bwrap.js';
 import { jupyterServerArgs, makeWorkspace, newToken, onProcessExit, sandboxEnv, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
@@ -26,6 +26,7 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
   // The container runs as uid 1000, which must be able to create the socket and write outputs.
   fs.chownSync(ws.sockDir, SANDBOX_UID, SANDBOX_UID);
   fs.chownSync(ws.workDir, SANDBOX_UID, SANDBOX_UID);
+  if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.target);
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
   const binds = [

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EnvironmentError } from '../core/errors.js';
-import { dataMounts } from './kaggle-layout.js';
+import { dataMounts, linkDataIntoWorkDir } from './kaggle-layout.js';
 import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
@@ -42,6 +42,7 @@ export async function startHost(req: SandboxRequest, reason: string, signal?: Ab
   if (req.data) {
     for (const m of dataMounts(req.data)) fs.symlinkSync(m.hostPath, path.join(inputDir, path.basename(m.target)));
   }
+  if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.hostPath);
   const token = newToken();
   const sock = path.join(ws.sockDir, 'js.sock');
   const home = path.join(ws.root, 'home');

@@ -14,6 +14,11 @@ export interface SandboxRequest {
   environment: string;
   cacheDir: string;
   data?: DataMount;
+  /**
+   * Also make the data files visible in the working dir (symlinks), the layout of notebooks that
+   * read 'train.csv' from their own folder. Off by default: the Kaggle layout is the contract.
+   */
+  dataNextToNotebook?: boolean;
   /** host backend: the python that has jupyter_server + ipykernel. */
   python?: string;
   /** remote backend. */
