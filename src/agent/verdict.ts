@@ -1,0 +1,49 @@
+/**
+ * The reproducibility verdict, shared by `modernize` (after its final clean run) and by the
+ * audit baseline (no edits): a notebook reproduces when a clean run from a fresh kernel finished
+ * without an error cell, within the time budget, and its result matches the target within
+ * tolerance (expected score with a scorer, else the notebook's own stored outputs).
+ */
+import type { Notebook } from '../core/notebook.js';
+import type { RunResult } from '../core/run-result.js';
+import { findSubmissionFile, judge, type ExpectedScoreInput, type OracleVerdict } from './oracle.js';
+
+export type Verdict = 'reproduced' | 'not-reproduced' | 'failed';
+
+export interface ExpectedTarget extends Omit<ExpectedScoreInput, 'submission'> {}
+
+export interface VerdictResult {
+  verdict: Verdict;
+  /** One line: why this verdict. */
+  reason: string;
+  oracle: OracleVerdict;
+}
+
+export function decideVerdict(input: {
+  original: Notebook;
+  executed: Notebook;
+  run: RunResult;
+  expected?: ExpectedTarget;
+  tolerance?: number;
+}): VerdictResult {
+  const { run } = input;
+  const submission = findSubmissionFile(run.producedFiles);
+  const oracle = judge({
+    original: input.original,
+    current: input.executed,
+    ...(input.expected ? { expectedScore: input.expected } : {}),
+    ...(submission ? { submission } : {}),
+    tolerance: input.tolerance,
+  });
+  if (run.status !== 'ok') {
+    return { verdict: 'not-reproduced', reason: `the clean run ended with ${run.status}: ${run.message ?? ''}`.trim(), oracle };
+  }
+  const errorCell = run.cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  if (errorCell) return { verdict: 'not-reproduced', reason: `cell ${errorCell.index} ended with ${errorCell.status}`, oracle };
+  if (!oracle.matches) {
+    const bad = oracle.comparisons.filter((c) => !c.ok).slice(0, 3)
+      .map((c) => `${c.cell === null ? 'score' : `cell ${c.cell}`}: ${c.original} -> ${c.new}`).join('; ');
+    return { verdict: 'not-reproduced', reason: `results drifted beyond tolerance (${oracle.oracle}${bad ? `: ${bad}` : ''})`, oracle };
+  }
+  return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}`, oracle };
+}
