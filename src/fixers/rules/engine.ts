@@ -219,8 +219,9 @@ export function applyEdits(source: string, candidates: RawFinding[]): { text: st
     taken.push(...fresh);
     accepted.push(f);
   }
-  // Bottom-up: later starts first; at equal start, the wider (replacement) first so inserts land before it.
-  const ordered = [...taken].sort((a, b) => b.start - a.start || b.end - a.end);
+  // Bottom-up: later starts first; at equal start, the wider (replacement) first so inserts land before it;
+  // inserts at the same point are applied last-first so they end up in rule order.
+  const ordered = taken.map((e, i) => ({ e, i })).sort((a, b) => b.e.start - a.e.start || b.e.end - a.e.end || b.i - a.i).map((x) => x.e);
   let text = source;
   for (const e of ordered) text = text.slice(0, e.start) + e.text + text.slice(e.end);
   return { text, accepted };

@@ -9,9 +9,14 @@ import { stdlibRules } from './stdlib.js';
 import { numpyRules } from './numpy.js';
 import { pandasRules } from './pandas.js';
 import { sklearnRules } from './sklearn.js';
+import { matplotlibRules } from './matplotlib.js';
+import { seabornRules } from './seaborn.js';
+import { xgboostRules } from './xgboost.js';
+import { scipyRules } from './scipy.js';
+import { statsmodelsRules } from './statsmodels.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules];
   const seen = new Set<string>();
   for (const r of all) {
     if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id}`);

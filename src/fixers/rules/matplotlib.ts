@@ -1,0 +1,305 @@
+/** matplotlib API removals (2.x-3.8) that old plotting cells hit. */
+import type { SyntaxNode } from '../python/parser.js';
+import type { Rule, TextEdit } from './types.js';
+import { err, rule, deleteStatement } from './helpers.js';
+import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf } from './tree.js';
+
+const API = (v: string) => `https://matplotlib.org/stable/api/prev_api_changes/api_changes_${v}.html`;
+const MPL_SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n";
+
+const histNormed = rule({
+  id: 'mpl-hist-normed',
+  library: 'matplotlib',
+  title: 'hist(normed=)',
+  old: 'plt.hist(x, normed=True)',
+  new: 'plt.hist(x, density=True)',
+  removedIn: '3.1',
+  errors: [err('AttributeError', /got an unexpected keyword argument 'normed'/)],
+  link: API('3.1.0'),
+  message: "hist(normed=) was removed in matplotlib 3.1; use density=",
+  fixtures: [{
+    before: MPL_SETUP + "n, bins, _ = plt.hist([1, 2, 2, 3], bins=3, normed=True)\nm = plt.figure().gca().hist([1, 2], normed=1)[0]\nprint(n.round(2).tolist(), round(float(m.sum()), 6))",
+    after: MPL_SETUP + "n, bins, _ = plt.hist([1, 2, 2, 3], bins=3, density=True)\nm = plt.figure().gca().hist([1, 2], density=1)[0]\nprint(n.round(2).tolist(), round(float(m.sum()), 6))",
+    expect: '[0.38, 0.75, 0.37] 10.0',
+    beforeError: 'AttributeError',
+  }, {
+    before: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn as sns\nax = sns.distplot([1.0, 2.0, 2.5, 3.0], kde=False, hist_kws={'normed': True})\nprint(len(ax.patches) > 0)",
+    after: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn as sns\nax = sns.distplot([1.0, 2.0, 2.5, 3.0], kde=False, hist_kws={'density': True})\nprint(len(ax.patches) > 0)",
+    expect: 'True',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const call of ctx.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
+      if (!name || !/^(hist|hist2d|histogram)$/.test(name)) continue;
+      const q = ctx.qname(fn);
+      if (q?.startsWith('numpy.')) continue; // numpy rule
+      const args = callArgs(call);
+      const kw = args?.keywords.get('normed');
+      if (kw && !args!.keywords.has('density')) yield { node: kw, edits: [renameKeyword(kw, 'density')] };
+    }
+    // hist_kws={'normed': True} (seaborn.distplot and friends)
+    for (const kw of ctx.nodes('keyword_argument')) {
+      if (kw.childForFieldName('name')?.text !== 'hist_kws') continue;
+      const d = kwValue(kw);
+      if (d?.type !== 'dictionary') continue;
+      for (const pair of d.namedChildren) {
+        const key = pair?.type === 'pair' ? pair.childForFieldName('key') : undefined;
+        if (key && stringValue(key) === 'normed') yield { node: key, edits: [replaceNode(key, `${quoteOf(key)}density${quoteOf(key)}`)] };
+      }
+    }
+  },
+});
+
+const seabornStyles = rule({
+  id: 'mpl-seaborn-styles',
+  library: 'matplotlib',
+  title: "style 'seaborn-*'",
+  old: "plt.style.use('seaborn-whitegrid')",
+  new: "plt.style.use('seaborn-v0_8-whitegrid')",
+  removedIn: '3.8',
+  errors: [err('OSError', /'seaborn[\w-]*' is not a valid package style/)],
+  link: API('3.6.0') + '#seaborn-styles-renamed',
+  message: "matplotlib's bundled seaborn styles were renamed seaborn-v0_8-* in 3.6 and the old names removed in 3.8",
+  fixtures: [{
+    before: MPL_SETUP + "plt.style.use('seaborn-whitegrid')\nwith plt.style.context(['seaborn', 'ggplot']):\n    pass\nprint(plt.rcParams['axes.grid'])",
+    after: MPL_SETUP + "plt.style.use('seaborn-v0_8-whitegrid')\nwith plt.style.context(['seaborn-v0_8', 'ggplot']):\n    pass\nprint(plt.rcParams['axes.grid'])",
+    expect: 'True',
+    beforeError: 'OSError',
+  }],
+  *find(ctx) {
+    for (const call of ctx.nodes('call')) {
+      const q = ctx.qname(call.childForFieldName('function'));
+      if (!q || !/^matplotlib\.(pyplot\.)?style\.(use|context)$/.test(q)) continue;
+      const first = callArgs(call)?.positional[0];
+      if (!first) continue;
+      const strings = first.type === 'list' || first.type === 'tuple' ? first.namedChildren.filter((c): c is SyntaxNode => !!c) : [first];
+      for (const s of strings) {
+        const v = stringValue(s);
+        if (!v || !/^seaborn(-|$)/.test(v) || v.startsWith('seaborn-v0_8')) continue;
+        const nv = v === 'seaborn' ? 'seaborn-v0_8' : v.replace(/^seaborn-/, 'seaborn-v0_8-');
+        yield { node: s, edits: [replaceNode(s, `${quoteOf(s)}${nv}${quoteOf(s)}`)] };
+      }
+    }
+  },
+});
+
+const gcaProjection = rule({
+  id: 'mpl-gca-projection',
+  library: 'matplotlib',
+  title: "gca(projection='3d')",
+  old: "fig.gca(projection='3d')",
+  new: "fig.add_subplot(projection='3d')",
+  removedIn: '3.6',
+  errors: [err('TypeError', /gca\(\) got an unexpected keyword argument 'projection'/)],
+  link: API('3.6.0'),
+  message: "gca() no longer takes keyword arguments (matplotlib 3.6); create the axes with add_subplot(projection=...)",
+  fixtures: [{
+    before: MPL_SETUP + "from mpl_toolkits.mplot3d import Axes3D\nfig = plt.figure()\nax = fig.gca(projection='3d')\nprint(ax.name)",
+    after: MPL_SETUP + "from mpl_toolkits.mplot3d import Axes3D\nfig = plt.figure()\nax = fig.add_subplot(projection='3d')\nprint(ax.name)",
+    expect: '3d',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv, nameNode } of ctx.methodCalls(['gca'])) {
+      const args = callArgs(call);
+      if (!args?.keywords.has('projection')) continue;
+      yield { node: call, edits: [replaceNode(nameNode, 'add_subplot')] };
+    }
+    for (const { call, fn } of ctx.callsTo(['matplotlib.pyplot.gca'])) {
+      if (!callArgs(call)?.keywords.has('projection')) continue;
+      yield { node: call, edits: [replaceNode(fn.type === 'attribute' ? fn.childForFieldName('attribute')! : fn, 'subplot')] };
+    }
+  },
+});
+
+const axes3dFigure = rule({
+  id: 'mpl-axes3d-figure',
+  library: 'matplotlib',
+  title: 'Axes3D(fig) no longer adds itself to the figure',
+  old: 'ax = Axes3D(fig)',
+  new: "ax = fig.add_subplot(projection='3d')",
+  removedIn: '3.6',
+  errors: [],
+  link: API('3.6.0') + '#axes3d-auto-add-to-figure',
+  message: "Axes3D(fig) stopped adding itself to the figure in matplotlib 3.6 (the plot comes out empty); use fig.add_subplot(projection='3d')",
+  fixtures: [{
+    before: MPL_SETUP + 'from mpl_toolkits.mplot3d import Axes3D\nfig = plt.figure()\nax = Axes3D(fig)\nprint(len(fig.axes))',
+    after: MPL_SETUP + "from mpl_toolkits.mplot3d import Axes3D\nfig = plt.figure()\nax = fig.add_subplot(projection='3d')\nprint(len(fig.axes))",
+    expect: '1',
+    beforeOutcome: 'differs',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['mpl_toolkits.mplot3d.Axes3D', 'mpl_toolkits.mplot3d.axes3d.Axes3D'])) {
+      const args = callArgs(call);
+      const fig = args?.positional[0];
+      if (!args || !fig || args.all.length !== 1 || (fig.type !== 'identifier' && fig.type !== 'call' && fig.type !== 'attribute')) { yield { node: call }; continue; }
+      yield { node: call, edits: [replaceNode(call, `${fig.text}.add_subplot(projection='3d')`)] };
+    }
+  },
+});
+
+const mlabNormpdf = rule({
+  id: 'mpl-mlab-normpdf',
+  library: 'matplotlib',
+  title: 'mlab.normpdf',
+  old: 'mlab.normpdf(x, mu, sigma)',
+  new: 'scipy.stats.norm.pdf(x, mu, sigma)',
+  removedIn: '3.1',
+  errors: [err('AttributeError', /module 'matplotlib\.mlab' has no attribute 'normpdf'/)],
+  link: API('3.1.0'),
+  message: 'mlab.normpdf was removed in matplotlib 3.1; use scipy.stats.norm.pdf',
+  fixtures: [{
+    before: 'import matplotlib.mlab as mlab\nprint(round(float(mlab.normpdf(0.0, 0.0, 1.0)), 4))',
+    after: 'import scipy.stats\nimport matplotlib.mlab as mlab\nprint(round(float(scipy.stats.norm.pdf(0.0, 0.0, 1.0)), 4))',
+    expect: '0.3989',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { fn } of ctx.callsTo(['matplotlib.mlab.normpdf'])) {
+      const stats = ctx.nb.aliasFor('scipy.stats');
+      if (stats) { yield { node: fn, edits: [replaceNode(fn, `${stats}.norm.pdf`)] }; continue; }
+      if (ctx.nb.aliasFor('scipy') === 'scipy' || !ctx.nb.isBound('scipy')) {
+        yield { node: fn, edits: [replaceNode(fn, 'scipy.stats.norm.pdf'), ctx.importEdit('import scipy.stats')] };
+      } else yield { node: fn };
+    }
+  },
+});
+
+const axisbg = rule({
+  id: 'mpl-axisbg',
+  library: 'matplotlib',
+  title: 'axisbg= / set_axis_bgcolor()',
+  old: "plt.subplot(111, axisbg='w'); ax.set_axis_bgcolor('w')",
+  new: "plt.subplot(111, facecolor='w'); ax.set_facecolor('w')",
+  removedIn: '2.2',
+  errors: [err('AttributeError', /unexpected keyword argument 'axisbg'|has no attribute 'set_axis_bgcolor'/)],
+  link: API('2.2.0'),
+  message: 'axisbg/set_axis_bgcolor were removed in matplotlib 2.2; use facecolor/set_facecolor',
+  fixtures: [{
+    before: MPL_SETUP + "ax = plt.subplot(111, axisbg='red')\nax.set_axis_bgcolor('blue')\nprint(ax.get_facecolor())",
+    after: MPL_SETUP + "ax = plt.subplot(111, facecolor='red')\nax.set_facecolor('blue')\nprint(ax.get_facecolor())",
+    expect: '(0.0, 0.0, 1.0, 1.0)',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const kw of ctx.nodes('keyword_argument')) {
+      if (kw.childForFieldName('name')?.text !== 'axisbg') continue;
+      yield { node: kw, edits: [renameKeyword(kw, 'facecolor')] };
+    }
+    for (const { nameNode, call } of ctx.methodCalls(['set_axis_bgcolor'])) yield { node: call, edits: [replaceNode(nameNode, 'set_facecolor')] };
+  },
+});
+
+const hold = rule({
+  id: 'mpl-hold',
+  library: 'matplotlib',
+  title: 'plt.hold()',
+  old: 'plt.hold(True)',
+  new: '(removed: axes always hold)',
+  removedIn: '3.0',
+  errors: [err('AttributeError', /has no attribute 'hold'/)],
+  link: API('3.0.0'),
+  message: 'hold() was removed in matplotlib 3.0 (plots always accumulate); the call is removed',
+  fixtures: [{
+    before: MPL_SETUP + 'plt.plot([1, 2])\nplt.hold(True)\nplt.plot([2, 1])\nprint(len(plt.gca().lines))',
+    after: MPL_SETUP + 'plt.plot([1, 2])\nplt.plot([2, 1])\nprint(len(plt.gca().lines))',
+    expect: '2',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    const calls = [...ctx.callsTo(['matplotlib.pyplot.hold', 'pylab.hold'])];
+    for (const { nameNode, call } of ctx.methodCalls(['hold'])) calls.push({ call, fn: nameNode, qname: 'axes.hold' });
+    for (const { call } of calls) {
+      const st = call.parent;
+      if (st?.type === 'expression_statement') yield { node: call, edits: [deleteStatement(ctx, st)] };
+      else yield { node: call };
+    }
+  },
+});
+
+const gridB = rule({
+  id: 'mpl-grid-b',
+  library: 'matplotlib',
+  title: 'grid(b=)',
+  old: 'plt.grid(b=True)',
+  new: 'plt.grid(visible=True)',
+  removedIn: '3.7',
+  errors: [err('ValueError', /keyword grid_b is not recognized/)],
+  link: API('3.5.0') + '#the-first-parameter-of-axes-grid-and-axis-grid-has-been-renamed-to-visible',
+  message: "grid()'s first parameter b was renamed visible in matplotlib 3.5; b= fails since 3.7",
+  fixtures: [{
+    before: MPL_SETUP + "plt.grid(b=True)\nax = plt.gca()\nax.grid(b=None, which='major')\nprint(ax.xaxis.get_gridlines()[0].get_visible())",
+    after: MPL_SETUP + "plt.grid(visible=True)\nax = plt.gca()\nax.grid(visible=None, which='major')\nprint(ax.xaxis.get_gridlines()[0].get_visible())",
+    expect: 'False',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const call of ctx.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
+      if (name !== 'grid') continue;
+      const kw = callArgs(call)?.keywords.get('b');
+      if (kw) yield { node: kw, edits: [renameKeyword(kw, 'visible')] };
+    }
+  },
+});
+
+const spectral = rule({
+  id: 'mpl-spectral-colormap',
+  library: 'matplotlib',
+  title: "the 'spectral' colormap",
+  old: "cmap=plt.cm.spectral / cmap='spectral'",
+  new: "cmap=plt.cm.nipy_spectral / cmap='nipy_spectral'",
+  removedIn: '2.2',
+  errors: [err('AttributeError', /has no attribute 'spectral'/), err('ValueError', /'spectral' is not a valid value for (cmap|name)/)],
+  link: API('2.2.0'),
+  message: "the 'spectral' colormap was removed in matplotlib 2.2; it is 'nipy_spectral'",
+  fixtures: [{
+    before: MPL_SETUP + "import matplotlib.cm as cm\nc1 = plt.cm.spectral\nsc = plt.scatter([1], [1], c=[1], cmap='spectral')\nprint(c1.name, sc.get_cmap().name)",
+    after: MPL_SETUP + "import matplotlib.cm as cm\nc1 = plt.cm.nipy_spectral\nsc = plt.scatter([1], [1], c=[1], cmap='nipy_spectral')\nprint(c1.name, sc.get_cmap().name)",
+    expect: 'nipy_spectral nipy_spectral',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { node } of ctx.attributesTo(['matplotlib.cm.spectral', 'matplotlib.pyplot.cm.spectral', 'pylab.cm.spectral'])) {
+      yield { node, edits: [replaceNode(node.childForFieldName('attribute')!, 'nipy_spectral')] };
+    }
+    for (const kw of ctx.nodes('keyword_argument')) {
+      if (kw.childForFieldName('name')?.text !== 'cmap') continue;
+      const v = kwValue(kw);
+      if (v && stringValue(v) === 'spectral') yield { node: v, edits: [replaceNode(v, `${quoteOf(v)}nipy_spectral${quoteOf(v)}`)] };
+    }
+  },
+});
+
+const colorCycle = rule({
+  id: 'mpl-set-color-cycle',
+  library: 'matplotlib',
+  title: 'Axes.set_color_cycle',
+  old: "ax.set_color_cycle(['r', 'g'])",
+  new: "ax.set_prop_cycle(color=['r', 'g'])",
+  removedIn: '2.0',
+  errors: [err('AttributeError', /has no attribute 'set_color_cycle'/)],
+  link: API('2.0.0'),
+  message: 'set_color_cycle was removed; use set_prop_cycle(color=...)',
+  fixtures: [{
+    before: MPL_SETUP + "ax = plt.gca()\nax.set_color_cycle(['red', 'green'])\nprint(ax.plot([1, 2])[0].get_color())",
+    after: MPL_SETUP + "ax = plt.gca()\nax.set_prop_cycle(color=['red', 'green'])\nprint(ax.plot([1, 2])[0].get_color())",
+    expect: 'red',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, nameNode } of ctx.methodCalls(['set_color_cycle'])) {
+      const args = callArgs(call);
+      if (!args || args.positional.length !== 1 || args.all.length !== 1) { yield { node: call }; continue; }
+      const edits: TextEdit[] = [replaceNode(nameNode, 'set_prop_cycle'), { start: args.positional[0].startIndex, end: args.positional[0].startIndex, text: 'color=' }];
+      yield { node: call, edits };
+    }
+  },
+});
+
+export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle];
+
+export { sameNode, removeArgument };

@@ -1,0 +1,274 @@
+/** SciPy removals: scipy.misc functions, numpy re-exports, integrate renames (1.14), stats.mode keepdims (1.11). */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import type { Rule, RuleMatch, TextEdit } from './types.js';
+import { err, rule, moveImportedNames } from './helpers.js';
+import { addArgument, callArgs, replaceNode, sameNode } from './tree.js';
+
+const REL = (v: string) => `https://docs.scipy.org/doc/scipy/release/${v}-notes.html`;
+
+const MISC_SPECIAL = ['comb', 'factorial', 'factorial2', 'factorialk', 'logsumexp'];
+
+const miscSpecial = rule({
+  id: 'scipy-misc-special',
+  library: 'scipy',
+  title: 'scipy.misc.comb / factorial / logsumexp',
+  old: 'from scipy.misc import comb',
+  new: 'from scipy.special import comb',
+  removedIn: '1.3',
+  errors: [err('ImportError', new RegExp(`cannot import name '(${MISC_SPECIAL.join('|')})' from 'scipy\\.misc'`)), err('AttributeError', new RegExp(`module 'scipy\\.misc' has no attribute '(${MISC_SPECIAL.join('|')})'`))],
+  link: REL('1.3.0'),
+  message: 'these functions moved from scipy.misc to scipy.special (removed from misc in SciPy 1.3)',
+  fixtures: [{
+    before: 'import scipy.misc\nfrom scipy.misc import comb\nprint(comb(5, 2), scipy.misc.factorial(3))',
+    after: 'import scipy.special\nimport scipy.misc\nfrom scipy.special import comb\nprint(comb(5, 2), scipy.special.factorial(3))',
+    expect: '10.0 6.0',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    yield* moveImportedNames(ctx, 'scipy.misc', Object.fromEntries(MISC_SPECIAL.map((n) => [n, { module: 'scipy.special' }])));
+    for (const { node, qname } of ctx.attributesTo(MISC_SPECIAL.map((n) => `scipy.misc.${n}`))) {
+      const name = qname.split('.').pop()!;
+      const obj = node.childForFieldName('object')!;
+      // `scipy.misc.comb` -> `scipy.special.comb`; `misc.comb` (from scipy import misc) -> `special.comb`.
+      if (obj.type === 'attribute') {
+        const edits: TextEdit[] = [replaceNode(obj.childForFieldName('attribute')!, 'special')];
+        if (!ctx.nb.importedModules.has('scipy.special') && obj.childForFieldName('object')?.text === 'scipy') edits.push(ctx.importEdit('import scipy.special'));
+        yield { node, edits };
+      } else {
+        const ref = ctx.nb.aliasFor('scipy.special');
+        if (ref) yield { node, edits: [replaceNode(node, `${ref}.${name}`)] };
+        else if (!ctx.nb.isBound('special')) yield { node, edits: [replaceNode(node, `special.${name}`), ctx.importEdit('from scipy import special')] };
+        else yield { node };
+      }
+    }
+  },
+});
+
+const MISC_IMAGE = ['imread', 'imsave', 'imresize', 'imrotate', 'imshow', 'imfilter', 'toimage', 'fromimage', 'bytescale'];
+
+const miscImages = rule({
+  id: 'scipy-misc-image-functions',
+  library: 'scipy',
+  title: 'scipy.misc.imread / imresize / imsave ...',
+  old: "scipy.misc.imread('a.png'); scipy.misc.imresize(img, (64, 64))",
+  new: "imageio.v2.imread('a.png'); np.array(PIL.Image.fromarray(img).resize((64, 64)))",
+  removedIn: '1.3',
+  autoFixable: false,
+  errors: [err('ImportError', new RegExp(`cannot import name '(${MISC_IMAGE.join('|')})' from 'scipy\\.(misc|ndimage)'`)), err('AttributeError', new RegExp(`module 'scipy\\.(misc|ndimage)' has no attribute '(${MISC_IMAGE.join('|')})'`))],
+  link: REL('1.3.0'),
+  message: "the image functions of scipy.misc/scipy.ndimage were removed (SciPy 1.2/1.3): imread/imsave -> imageio.v2.imread/imwrite (installed); imresize -> np.array(PIL.Image.fromarray(img).resize((width, height))) (note: (width, height) order, and imresize also rescaled values to 0-255)",
+  fixtures: [{
+    before: "import numpy as np\nfrom scipy.misc import imresize\nprint(imresize(np.zeros((4, 4), dtype=np.uint8), (2, 2)).shape)",
+    manual: "import numpy as np\nfrom PIL import Image\nprint(np.array(Image.fromarray(np.zeros((4, 4), dtype=np.uint8)).resize((2, 2))).shape)",
+    expect: '(2, 2)',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    for (const stmt of ctx.nodes('import_from_statement')) {
+      const mod = stmt.childForFieldName('module_name')?.text;
+      if (mod !== 'scipy.misc' && mod !== 'scipy.ndimage') continue;
+      for (const it of stmt.childrenForFieldName('name')) {
+        const n = it?.type === 'aliased_import' ? it.childForFieldName('name')?.text : it?.text;
+        if (it && n && MISC_IMAGE.includes(n)) yield { node: it };
+      }
+    }
+    for (const { node } of ctx.attributesTo([...MISC_IMAGE.map((n) => `scipy.misc.${n}`), 'scipy.ndimage.imread'])) yield { node };
+  },
+});
+
+const INTEGRATE: Record<string, string> = { simps: 'simpson', trapz: 'trapezoid', cumtrapz: 'cumulative_trapezoid' };
+
+const integrateRenames = rule({
+  id: 'scipy-integrate-renames',
+  library: 'scipy',
+  title: 'integrate.simps / trapz / cumtrapz',
+  old: 'integrate.simps(y, x)',
+  new: 'integrate.simpson(y, x=x)',
+  removedIn: '1.14',
+  errors: [err('AttributeError', /module 'scipy\.integrate' has no attribute '(simps|trapz|cumtrapz)'/), err('ImportError', /cannot import name '(simps|trapz|cumtrapz)' from 'scipy\.integrate'/)],
+  link: REL('1.14.0'),
+  message: 'simps/trapz/cumtrapz were removed in SciPy 1.14; use simpson (x is keyword-only), trapezoid, cumulative_trapezoid',
+  fixtures: [{
+    before: 'from scipy import integrate\nfrom scipy.integrate import trapz\nprint(integrate.simps([0, 1, 4], [0, 1, 2]), trapz([1, 1], [0, 2]))',
+    after: 'from scipy import integrate\nfrom scipy.integrate import trapezoid as trapz\nprint(integrate.simpson([0, 1, 4], x=[0, 1, 2]), trapz([1, 1], [0, 2]))',
+    expect: '2.6666666666666665 2.0',
+    beforeError: 'ImportError',
+  }],
+  *find(ctx) {
+    yield* moveImportedNames(ctx, 'scipy.integrate', Object.fromEntries(Object.entries(INTEGRATE).map(([k, v]) => [k, { module: 'scipy.integrate', name: v }])));
+    for (const call of ctx.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      const q = ctx.qname(fn);
+      if (!fn || !q || !q.startsWith('scipy.integrate.')) continue;
+      const old = q.slice('scipy.integrate.'.length);
+      const args = callArgs(call)!;
+      const fromAlias = fn.type === 'identifier';
+      const isOld = old in INTEGRATE && !fromAlias;
+      const isSimpson = old === 'simpson' || (old === 'simps');
+      const edits: TextEdit[] = [];
+      if (isOld) edits.push(replaceNode(fn.childForFieldName('attribute')!, INTEGRATE[old]));
+      // simpson(y, x) -> simpson(y, x=x): x became keyword-only in 1.14.
+      if (isSimpson && args.positional.length >= 2 && !args.keywords.has('x') && !args.splat) {
+        edits.push({ start: args.positional[1].startIndex, end: args.positional[1].startIndex, text: 'x=' });
+        if (args.positional.length > 2) { yield { node: call }; continue; }
+      }
+      if (edits.length) yield { node: call, edits };
+    }
+  },
+});
+
+const interp2d = rule({
+  id: 'scipy-interp2d',
+  library: 'scipy',
+  title: 'interpolate.interp2d',
+  old: 'interp2d(x, y, z)',
+  new: 'RectBivariateSpline(x, y, z.T) (regular grids)',
+  removedIn: '1.14',
+  autoFixable: false,
+  errors: [err('NotImplementedError', /`interp2d` has been removed/)],
+  link: REL('1.14.0'),
+  message: 'interp2d was removed in SciPy 1.14: on a regular grid use RectBivariateSpline(x, y, z.T) (note the transposed z; kx=ky=1 for linear), for scattered points bisplrep/bisplev or LinearNDInterpolator',
+  fixtures: [{
+    before: 'from scipy.interpolate import interp2d\nf = interp2d([0, 1], [0, 1], [[0, 1], [1, 2]])\nprint(float(f(0.5, 0.5)[0]))',
+    manual: 'import numpy as np\nfrom scipy.interpolate import RectBivariateSpline\nf = RectBivariateSpline([0, 1], [0, 1], np.array([[0, 1], [1, 2]]).T, kx=1, ky=1)\nprint(float(f(0.5, 0.5)[0, 0]))',
+    expect: '1.0',
+    beforeError: 'NotImplementedError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['scipy.interpolate.interp2d'])) yield { node: call };
+  },
+});
+
+const modeKeepdims = rule({
+  id: 'scipy-stats-mode-keepdims',
+  library: 'scipy',
+  title: 'stats.mode(x)[0][0]',
+  old: 'stats.mode(x)[0][0]',
+  new: 'stats.mode(x, keepdims=True)[0][0]',
+  removedIn: '1.11',
+  errors: [err('IndexError', /invalid index to scalar variable/)],
+  link: REL('1.11.0'),
+  message: "stats.mode returns scalars for 1-D input since SciPy 1.11 (keepdims=False): pass keepdims=True where the result is indexed as an array",
+  fixtures: [{
+    before: 'from scipy import stats\nx = [1, 2, 2, 3]\nprint(stats.mode(x)[0][0], stats.mode(x).mode[0])',
+    after: 'from scipy import stats\nx = [1, 2, 2, 3]\nprint(stats.mode(x, keepdims=True)[0][0], stats.mode(x, keepdims=True).mode[0])',
+    expect: '2 2',
+    beforeError: 'IndexError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['scipy.stats.mode', 'scipy.stats.stats.mode'])) {
+      const args = callArgs(call);
+      if (!args || args.keywords.has('keepdims') || args.splat) continue;
+      const p = call.parent;
+      // mode(x)[i][j]  or  mode(x).mode[i] / .count[i]
+      let indexed = false;
+      if (p?.type === 'subscript' && sameNode(p.childForFieldName('value'), call) && p.parent?.type === 'subscript' && sameNode(p.parent.childForFieldName('value'), p)) indexed = true;
+      if (p?.type === 'attribute' && ['mode', 'count'].includes(p.childForFieldName('attribute')?.text ?? '') && p.parent?.type === 'subscript') indexed = true;
+      if (indexed) yield { node: call, edits: [addArgument(args, 'keepdims=True')] };
+    }
+  },
+});
+
+/** Numpy functions SciPy used to re-export at top level (`scipy.mean`, `sp.log`, ...). */
+const NUMPY_REEXPORTS = new Set([
+  'array', 'arange', 'zeros', 'ones', 'empty', 'linspace', 'logspace', 'mean', 'median', 'std', 'var', 'sum', 'prod',
+  'sqrt', 'exp', 'log', 'log10', 'log2', 'log1p', 'expm1', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
+  'pi', 'e', 'inf', 'nan', 'isnan', 'isinf', 'isfinite', 'absolute', 'abs', 'power', 'floor', 'ceil', 'round', 'around',
+  'dot', 'transpose', 'reshape', 'concatenate', 'vstack', 'hstack', 'where', 'argmax', 'argmin', 'amax', 'amin',
+  'maximum', 'minimum', 'sort', 'argsort', 'unique', 'cumsum', 'cumprod', 'diff', 'polyfit', 'polyval', 'poly1d',
+  'histogram', 'corrcoef', 'cov', 'outer', 'zeros_like', 'ones_like', 'ravel', 'shape', 'ndarray', 'float64', 'int64',
+  'asarray', 'tile', 'repeat', 'meshgrid', 'mgrid', 'ogrid', 'real', 'imag', 'conj', 'angle', 'sign', 'clip', 'any', 'all',
+]);
+const NUMPY_RANDOM_REEXPORTS = new Set(['rand', 'randn']);
+
+const numpyReexports = rule({
+  id: 'scipy-numpy-reexports',
+  library: 'scipy',
+  title: 'numpy functions through the scipy namespace (sp.mean, scipy.log...)',
+  old: 'sp.log(x)',
+  new: 'np.log(x)',
+  removedIn: '1.12',
+  errors: [err('AttributeError', /Module 'scipy' has no attribute '\w+'/)],
+  link: REL('1.12.0'),
+  message: 'SciPy no longer re-exports numpy functions (deprecated 1.4, removed 1.12); call them from numpy',
+  fixtures: [{
+    before: 'import scipy as sp\nprint(sp.log(sp.exp(2.0)), sp.mean([1, 3]))',
+    after: 'import numpy as np\nimport scipy as sp\nprint(np.log(np.exp(2.0)), np.mean([1, 3]))',
+    expect: '2.0 2.0',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    for (const node of ctx.nodes('attribute')) {
+      const obj = node.childForFieldName('object');
+      const attr = node.childForFieldName('attribute');
+      if (!obj || !attr || ctx.qname(obj) !== 'scipy') continue;
+      const name = attr.text;
+      if (!NUMPY_REEXPORTS.has(name) && !NUMPY_RANDOM_REEXPORTS.has(name)) continue;
+      const ref = ctx.moduleRef('numpy', 'np');
+      if (!ref) { yield { node }; continue; }
+      const text = NUMPY_RANDOM_REEXPORTS.has(name) ? `${ref.name}.random.${name}` : `${ref.name}.${name}`;
+      yield { node, edits: [replaceNode(node, text), ...(ref.edit ? [ref.edit] : [])] };
+    }
+  },
+});
+
+const STATS_NAN: Record<string, string> = { nanmean: 'nanmean', nanstd: 'nanstd', nanmedian: 'nanmedian' };
+
+const statsRemoved = rule({
+  id: 'scipy-stats-removed-functions',
+  library: 'scipy',
+  title: 'stats.nanmean / nanstd / nanmedian / chisqprob',
+  old: 'stats.nanmean(x); stats.chisqprob(c, df)',
+  new: 'np.nanmean(x); stats.chi2.sf(c, df)',
+  removedIn: '1.0',
+  errors: [err('AttributeError', /module 'scipy\.stats' has no attribute '(nanmean|nanstd|nanmedian|chisqprob)'/)],
+  link: REL('1.0.0'),
+  message: 'stats.nanmean/nanstd/nanmedian (use numpy) and chisqprob (use stats.chi2.sf) were removed in SciPy 1.0',
+  fixtures: [{
+    before: 'import numpy as np\nfrom scipy import stats\nprint(stats.nanmean([1.0, np.nan, 3.0]), round(stats.chisqprob(3.84, 1), 3))',
+    after: 'import numpy as np\nfrom scipy import stats\nprint(np.nanmean([1.0, np.nan, 3.0]), round(stats.chi2.sf(3.84, 1), 3))',
+    expect: '2.0 0.05',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { node, qname } of ctx.attributesTo([...Object.keys(STATS_NAN), 'chisqprob'].map((n) => `scipy.stats.${n}`))) {
+      const name = qname.split('.').pop()!;
+      if (name === 'chisqprob') { yield { node, edits: [replaceNode(node.childForFieldName('attribute')!, 'chi2.sf')] }; continue; }
+      const ref = ctx.moduleRef('numpy', 'np');
+      if (!ref) { yield { node }; continue; }
+      yield { node, edits: [replaceNode(node, `${ref.name}.${STATS_NAN[name]}`), ...(ref.edit ? [ref.edit] : [])] };
+    }
+  },
+});
+
+const sparseA = rule({
+  id: 'scipy-sparse-toarray',
+  library: 'scipy',
+  title: 'sparse_matrix.A / .H',
+  old: 'X.A',
+  new: 'X.toarray()',
+  removedIn: '1.14',
+  trigger: 'error',
+  errors: [err('AttributeError', /'(csr|csc|coo|lil|dok|bsr|dia)_matrix' object has no attribute '(A|H)'/)],
+  link: REL('1.14.0'),
+  message: 'the .A/.H shortcuts of sparse matrices were removed in SciPy 1.14; use .toarray() / .conj().T',
+  fixtures: [{
+    before: 'from scipy.sparse import csr_matrix\nX = csr_matrix([[1, 0], [0, 2]])\nprint(X.A.sum())',
+    after: 'from scipy.sparse import csr_matrix\nX = csr_matrix([[1, 0], [0, 2]])\nprint(X.toarray().sum())',
+    expect: '3',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const a of ctx.nodes('attribute')) {
+      const name = a.childForFieldName('attribute');
+      if (!name || (name.text !== 'A' && name.text !== 'H') || ctx.qname(a)) continue;
+      if (a.parent?.type === 'call' && sameNode(a.parent.childForFieldName('function'), a)) continue;
+      yield { node: a, edits: [replaceNode(name, name.text === 'A' ? 'toarray()' : 'conj().T')] };
+    }
+  },
+});
+
+export const scipyRules: Rule[] = [miscSpecial, miscImages, integrateRenames, interp2d, modeKeepdims, numpyReexports, statsRemoved, sparseA];
+
+export type { SyntaxNode, CellContext };

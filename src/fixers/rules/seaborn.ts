@@ -1,0 +1,227 @@
+/** seaborn: removed functions (factorplot, lvplot, tsplot...), keyword-only data arguments (0.12), size -> height. */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import type { Rule, TextEdit } from './types.js';
+import { err, rule } from './helpers.js';
+import { addArgument, callArgs, removeArgument, renameKeyword, replaceNode, type Args } from './tree.js';
+
+const WN = (v: string) => `https://seaborn.pydata.org/whatsnew/v${v}.html`;
+const SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\nimport seaborn as sns\ndf = pd.DataFrame({'x': [1, 2, 3, 4], 'y': [2.0, 4.0, 5.0, 4.0], 'c': ['a', 'b', 'a', 'b']})\n";
+const noAttr = (names: string) => err('AttributeError', new RegExp(`module 'seaborn' has no attribute '(${names})'`));
+
+function* snsCalls(ctx: CellContext, names: string[]): Generator<{ call: SyntaxNode; fn: SyntaxNode; name: string; args: Args }> {
+  for (const { call, fn, qname } of ctx.callsTo(names.map((n) => `seaborn.${n}`))) {
+    const args = callArgs(call);
+    if (args) yield { call, fn, name: qname.slice(8), args };
+  }
+}
+
+function renameFn(fn: SyntaxNode, name: string): TextEdit {
+  return replaceNode(fn.type === 'attribute' ? fn.childForFieldName('attribute')! : fn, name);
+}
+
+const factorplot = rule({
+  id: 'seaborn-factorplot',
+  library: 'seaborn',
+  title: 'sns.factorplot',
+  old: "sns.factorplot(x='c', y='y', data=df)",
+  new: "sns.catplot(x='c', y='y', data=df, kind='point')",
+  removedIn: '0.12',
+  errors: [noAttr('factorplot')],
+  link: WN('0.9.0'),
+  message: "factorplot was renamed catplot (seaborn 0.9) and removed in 0.12; catplot's default kind is 'strip' where factorplot's was 'point', so kind='point' is pinned",
+  fixtures: [{
+    before: SETUP + "g = sns.factorplot(x='c', y='y', data=df, size=3)\nprint(type(g).__name__, len(g.ax.lines) > 0)",
+    after: SETUP + "g = sns.catplot(x='c', y='y', data=df, height=3, kind='point')\nprint(type(g).__name__, len(g.ax.lines) > 0)",
+    expect: 'FacetGrid True',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, fn, args } of snsCalls(ctx, ['factorplot'])) {
+      const edits = [renameFn(fn, 'catplot')];
+      if (!args.keywords.has('kind') && !args.splat) edits.push(addArgument(args, "kind='point'"));
+      yield { node: call, edits };
+    }
+  },
+});
+
+const lvplot = rule({
+  id: 'seaborn-lvplot',
+  library: 'seaborn',
+  title: 'sns.lvplot',
+  old: 'sns.lvplot(...)',
+  new: 'sns.boxenplot(...)',
+  removedIn: '0.12',
+  errors: [noAttr('lvplot')],
+  link: WN('0.9.1'),
+  message: 'lvplot was renamed boxenplot (seaborn 0.9.1) and removed later',
+  fixtures: [{
+    before: SETUP + "ax = sns.lvplot(x='c', y='y', data=df)\nprint(ax.get_xlabel())",
+    after: SETUP + "ax = sns.boxenplot(x='c', y='y', data=df)\nprint(ax.get_xlabel())",
+    expect: 'c',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, fn } of snsCalls(ctx, ['lvplot'])) yield { node: call, edits: [renameFn(fn, 'boxenplot')] };
+  },
+});
+
+const tsplot = rule({
+  id: 'seaborn-tsplot',
+  library: 'seaborn',
+  title: 'sns.tsplot',
+  old: "sns.tsplot(data=df, time='t', unit='u', condition='c', value='v')",
+  new: "sns.lineplot(data=df, x='t', y='v', hue='c', units='u', estimator=None)",
+  removedIn: '0.10',
+  autoFixable: false,
+  errors: [noAttr('tsplot')],
+  link: WN('0.10.0'),
+  message: "tsplot was removed in seaborn 0.10: use lineplot (time -> x, value -> y, condition -> hue, unit -> units); tsplot also accepted a 2-D array (rows = units, columns = time points), which must be melted into long form first",
+  fixtures: [{
+    before: SETUP + "ax = sns.tsplot(data=df, time='x', value='y', unit='c', condition='c')\nprint(ax.get_xlabel())",
+    manual: SETUP + "ax = sns.lineplot(data=df, x='x', y='y', hue='c')\nprint(ax.get_xlabel())",
+    expect: 'x',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call } of snsCalls(ctx, ['tsplot'])) yield { node: call };
+  },
+});
+
+/** Positional parameter order before seaborn 0.12 made them keyword-only (data first). */
+const OLD_POSITIONAL: Record<string, string[]> = {
+  countplot: ['x', 'y', 'hue', 'data'],
+  barplot: ['x', 'y', 'hue', 'data'],
+  boxplot: ['x', 'y', 'hue', 'data'],
+  violinplot: ['x', 'y', 'hue', 'data'],
+  stripplot: ['x', 'y', 'hue', 'data'],
+  swarmplot: ['x', 'y', 'hue', 'data'],
+  pointplot: ['x', 'y', 'hue', 'data'],
+  boxenplot: ['x', 'y', 'hue', 'data'],
+  catplot: ['x', 'y', 'hue', 'data'],
+  regplot: ['x', 'y', 'data'],
+  residplot: ['x', 'y', 'data'],
+  lmplot: ['x', 'y', 'data'],
+  jointplot: ['x', 'y', 'data'],
+  scatterplot: ['x', 'y', 'hue', 'style', 'size', 'data'],
+  lineplot: ['x', 'y', 'hue', 'size', 'style', 'data'],
+  kdeplot: ['x', 'y'],
+};
+
+const positional = rule({
+  id: 'seaborn-positional-arguments',
+  library: 'seaborn',
+  title: 'positional x/y arguments',
+  old: "sns.barplot('c', 'y', data=df); sns.countplot(df.c); sns.kdeplot(a, b)",
+  new: "sns.barplot(x='c', y='y', data=df); sns.countplot(x=df.c); sns.kdeplot(x=a, y=b)",
+  removedIn: '0.12',
+  errors: [err('TypeError', /got multiple values for argument 'data'|takes from 0 to 1 positional arguments? but \d+ were given|takes 1 positional argument but \d+ were given/)],
+  link: WN('0.12.0'),
+  message: 'seaborn 0.12 made x/y keyword-only (the only positional argument is data): name them',
+  fixtures: [
+    {
+      before: SETUP + "ax = sns.barplot('c', 'y', data=df)\nlabels = (ax.get_xlabel(), ax.get_ylabel())\nax2 = sns.regplot(df.x, df.y)\nprint(*labels)",
+      after: SETUP + "ax = sns.barplot(x='c', y='y', data=df)\nlabels = (ax.get_xlabel(), ax.get_ylabel())\nax2 = sns.regplot(x=df.x, y=df.y)\nprint(*labels)",
+      expect: 'c y',
+      beforeError: 'TypeError',
+    },
+    {
+      before: SETUP + 'ax = sns.countplot(df.c)\nprint(ax.get_xlabel())',
+      after: SETUP + 'ax = sns.countplot(x=df.c)\nprint(ax.get_xlabel())',
+      expect: 'c',
+      beforeOutcome: 'differs',
+    },
+  ],
+  *find(ctx) {
+    for (const { call, name, args } of snsCalls(ctx, Object.keys(OLD_POSITIONAL))) {
+      if (args.splat || args.positional.length === 0) continue;
+      const first = args.positional[0];
+      // New-style call: a DataFrame first (sns.barplot(df, x='a')) or kdeplot/… with a single vector (still valid).
+      if (ctx.nb.isDataFrameExpr(first, ctx.index)) continue;
+      if (name === 'kdeplot' && args.positional.length === 1) continue;
+      const names = OLD_POSITIONAL[name];
+      if (args.positional.length > names.length) { yield { node: call }; continue; }
+      const edits: TextEdit[] = [];
+      for (let i = 0; i < args.positional.length; i++) {
+        if (args.keywords.has(names[i])) { edits.length = 0; break; }
+        edits.push({ start: args.positional[i].startIndex, end: args.positional[i].startIndex, text: `${names[i]}=` });
+      }
+      if (edits.length) yield { node: call, edits };
+      else yield { node: call };
+    }
+  },
+});
+
+const SIZE_FUNCS = ['factorplot', 'catplot', 'lmplot', 'pairplot', 'jointplot', 'FacetGrid', 'PairGrid', 'JointGrid'];
+
+const sizeHeight = rule({
+  id: 'seaborn-size-height',
+  library: 'seaborn',
+  title: 'size= -> height=',
+  old: 'sns.FacetGrid(df, col="c", size=3)',
+  new: 'sns.FacetGrid(df, col="c", height=3)',
+  removedIn: '0.12',
+  errors: [err('TypeError', /unexpected keyword argument 'size'/)],
+  link: WN('0.9.0'),
+  message: "the figure-level size= parameter was renamed height= in seaborn 0.9 and removed later (lmplot, FacetGrid; elsewhere it is silently passed on)",
+  fixtures: [{
+    before: SETUP + "g = sns.FacetGrid(df, col='c', size=2)\nh = sns.lmplot(x='x', y='y', data=df, size=2)\nprint(g.fig.get_size_inches().tolist())",
+    after: SETUP + "g = sns.FacetGrid(df, col='c', height=2)\nh = sns.lmplot(x='x', y='y', data=df, height=2)\nprint(g.fig.get_size_inches().tolist())",
+    expect: '[4.0, 2.0]',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { args } of snsCalls(ctx, SIZE_FUNCS)) {
+      const kw = args.keywords.get('size');
+      if (kw && !args.keywords.has('height')) yield { node: kw, edits: [renameKeyword(kw, 'height')] };
+    }
+  },
+});
+
+const statFunc = rule({
+  id: 'seaborn-jointplot-stat-func',
+  library: 'seaborn',
+  title: 'jointplot(stat_func=)',
+  old: 'sns.jointplot(x=..., y=..., stat_func=stats.pearsonr)',
+  new: 'sns.jointplot(x=..., y=...)',
+  removedIn: '0.11',
+  errors: [err('AttributeError', /unexpected keyword argument 'stat_func'/)],
+  link: WN('0.11.0'),
+  message: 'jointplot(stat_func=) was removed in seaborn 0.11 (the statistic annotation is gone); the argument is dropped',
+  fixtures: [{
+    before: SETUP + "from scipy import stats\ng = sns.jointplot(x='x', y='y', data=df, stat_func=stats.pearsonr)\nprint(type(g).__name__)",
+    after: SETUP + "from scipy import stats\ng = sns.jointplot(x='x', y='y', data=df)\nprint(type(g).__name__)",
+    expect: 'JointGrid',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { args } of snsCalls(ctx, ['jointplot'])) {
+      const kw = args.keywords.get('stat_func');
+      if (kw) yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
+    }
+  },
+});
+
+const removedFunctions = rule({
+  id: 'seaborn-removed-functions',
+  library: 'seaborn',
+  title: 'sns.corrplot / interactplot / coefplot / axlabel',
+  old: 'sns.corrplot(df)',
+  new: 'sns.heatmap(df.corr(), annot=True)',
+  removedIn: '0.9',
+  autoFixable: false,
+  errors: [noAttr('corrplot|interactplot|coefplot|axlabel|symmatplot')],
+  link: WN('0.6.0'),
+  message: 'this seaborn function was removed: corrplot/symmatplot -> sns.heatmap(df.corr(), annot=True); axlabel -> ax.set(xlabel=..., ylabel=...); interactplot/coefplot have no replacement (use statsmodels or matplotlib directly)',
+  fixtures: [{
+    before: SETUP + "ax = sns.corrplot(df[['x', 'y']])\nprint(type(ax).__name__)",
+    manual: SETUP + "ax = sns.heatmap(df[['x', 'y']].corr(), annot=True)\nprint(type(ax).__name__)",
+    expect: 'Axes',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { node } of ctx.attributesTo(['seaborn.corrplot', 'seaborn.interactplot', 'seaborn.coefplot', 'seaborn.axlabel', 'seaborn.symmatplot'])) yield { node };
+  },
+});
+
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions];
