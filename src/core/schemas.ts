@@ -1,8 +1,11 @@
 /** The JSON Schemas published under schemas/ for scripts that consume our JSON. */
+import { z } from 'zod';
 import { runResultJsonSchema } from './run-result.js';
+import { ModernizeReport } from './modernize-report.js';
 
 export function generatedSchemas(): Record<string, unknown> {
   return {
     'run-result.schema.json': runResultJsonSchema(),
+    'modernize-report.schema.json': z.toJSONSchema(ModernizeReport),
   };
 }

@@ -109,9 +109,11 @@ export class KernelSession {
       if (this.kernel.liveness !== 'alive') resolve({ kind: 'died', state: this.kernel.liveness, detail: 'kernel not alive' });
       unsubscribe = this.kernel.onLivenessChange((state, detail) => resolve({ kind: 'died', state, detail }));
     });
+    let onAbort = () => {};
     const aborted = new Promise<Race>((resolve) => {
       if (opts.signal?.aborted) resolve({ kind: 'aborted' });
-      opts.signal?.addEventListener('abort', () => resolve({ kind: 'aborted' }), { once: true });
+      onAbort = () => resolve({ kind: 'aborted' });
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
     });
     const exec: Promise<Race> = this.kernel
       .execute({ code }, (msg) => collector.handle(msg))
@@ -171,6 +173,7 @@ export class KernelSession {
       return run;
     } finally {
       unsubscribe();
+      opts.signal?.removeEventListener('abort', onAbort);
       for (const t of timers) clearTimeout(t);
     }
   }

@@ -84,7 +84,8 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
  * Exported so the benchmark runs the reference executor in exactly the same sandbox.
  */
 export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string }, data?: SandboxRequest['data']): string[] {
-  const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/nbm/home',
+  // sysfs read-only (as Docker does): without it lscpu finds 0 cores and joblib/loky warns in every notebook.
+  const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', '--ro-bind', '/sys', '/sys', '--tmpfs', '/tmp', '--tmpfs', '/nbm/home',
     '--bind', ws.sockDir, SOCK_DIR, '--bind', ws.workDir, KAGGLE_WORKING];
   if (data) {
     // /kaggle/input is read-only in the rootfs, so a tmpfs makes room for the mount points, then goes read-only too.

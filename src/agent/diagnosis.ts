@@ -1,0 +1,53 @@
+/**
+ * What the last run says to fix next, as the peer system does it but explicit: over the time
+ * budget -> runtime-reduction of the slowest cell; an error -> error-repair of the first failing
+ * cell; clean but drifted -> score-calibration of the first drifted cell; else done.
+ */
+import type { CellRecord, CellError, RunStatus } from '../core/run-result.js';
+import type { FixType } from '../core/patch.js';
+import type { OracleVerdict } from './oracle.js';
+
+export type Diagnosis =
+  | { kind: 'done' }
+  | { kind: 'fix'; fixType: FixType; cell: number; error?: CellError; signature: string; why: string };
+
+export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => OracleVerdict): Diagnosis {
+  if (status === 'budget-exceeded' || status === 'timeout') {
+    const slow = slowestCell(cells);
+    return { kind: 'fix', fixType: 'runtime-reduction', cell: slow.index, signature: `slow:${slow.index}`, why: `${status}: cell ${slow.index} took ${Math.round((slow.durationMs ?? 0) / 1000)} s` };
+  }
+  const failed = cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  if (failed) {
+    const error = failed.error ?? { ename: failed.status, evalue: '', traceback: [] };
+    return { kind: 'fix', fixType: 'error-repair', cell: failed.index, error, signature: errorSignature(failed.index, error), why: `${error.ename}: ${error.evalue}`.slice(0, 200) };
+  }
+  const verdict = oracle();
+  if (!verdict.matches) {
+    const bad = verdict.comparisons.find((c) => !c.ok);
+    const cell = bad?.cell ?? lastCodeCell(cells);
+    return {
+      kind: 'fix',
+      fixType: 'score-calibration',
+      cell,
+      signature: `drift:${cell}:${bad?.original}`,
+      why: bad ? `value drifted: ${bad.original} -> ${bad.new}${bad.context ? ` (${bad.context.trim().slice(0, 80)})` : ''}` : 'results drifted',
+    };
+  }
+  return { kind: 'done' };
+}
+
+/** Same cell, same exception class, same message once numbers and addresses are blanked. */
+export function errorSignature(cell: number, e: CellError): string {
+  const msg = e.evalue.replace(/0x[0-9a-f]+/gi, 'ADDR').replace(/\d+(\.\d+)?/g, 'N').slice(0, 200);
+  return `${cell}:${e.ename}:${msg}`;
+}
+
+function slowestCell(cells: CellRecord[]): CellRecord {
+  const timedOut = cells.find((c) => c.status === 'timeout' || c.status === 'budget-exceeded');
+  if (timedOut) return timedOut;
+  return [...cells].sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))[0];
+}
+
+function lastCodeCell(cells: CellRecord[]): number {
+  return cells.length ? cells[cells.length - 1].index : 0;
+}

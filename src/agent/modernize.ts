@@ -1,0 +1,417 @@
+/**
+ * The modernization loop (`nbmodernize modernize`), readable in one sitting:
+ *   static rules -> run -> diagnose -> fix (rules, then LLM) -> validate -> apply ->
+ *   re-run (incrementally when safe) -> ... -> a clean run from a fresh kernel decides.
+ * Every execution and patch is appended to trajectory.jsonl as it happens; report.json, the
+ * diff and edits.jsonl are written at the end (also after a stop or an interruption).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { sourceText, toLines, type Notebook } from '../core/notebook.js';
+import { errorMessage } from '../core/errors.js';
+import { log } from '../core/log.js';
+import type { CellRecord, RunResult, RunStatus } from '../core/run-result.js';
+import type { FixType, Patch } from '../core/patch.js';
+import type { FixRecord, ModernizeReport, StopReason } from '../core/modernize-report.js';
+import { MODERNIZE_REPORT_SCHEMA_VERSION } from '../core/modernize-report.js';
+import { toolVersion } from '../core/version.js';
+import { KernelSession } from '../executor/kernel-session.js';
+import { executeCells, type ExecEvent } from '../executor/run-notebook.js';
+import { openSandbox } from '../executor/sandbox.js';
+import { listProducedFiles } from '../executor/kaggle-layout.js';
+import type { Sandbox, SandboxRequest } from '../executor/types.js';
+import { fixNotebook, rulesForError, pinDefaults, type RuleFinding } from '../fixers/rules/index.js';
+import { buildContext, previewDataDir, type AttemptSummary } from '../fixers/context/index.js';
+import { proposePatch, validatePatch, applyEdits, syntaxProblems, type LlmProvider } from '../fixers/llm/index.js';
+import { judge, findSubmissionFile, type OracleVerdict } from './oracle.js';
+import { decideVerdict, type ExpectedTarget, type VerdictResult } from './verdict.js';
+import { diagnose, errorSignature, type Diagnosis } from './diagnosis.js';
+import { decideReexecution } from './reexecution.js';
+import { budgetStop, DEFAULT_BUDGETS, ProgressTracker, type Budgets } from './budgets.js';
+import { JsonlLog } from './trajectory.js';
+import { writeArtifacts } from './artifacts.js';
+
+export interface ModernizeOptions {
+  sandbox: SandboxRequest;
+  outDir: string;
+  notebookPath: string;
+  /** null: rules only (the reason says why, e.g. no API key). */
+  llm?: { provider: LlmProvider | null; reason: string; model?: string; providerName?: string };
+  budgets?: Partial<Budgets>;
+  timeoutS?: number;
+  cellTimeoutS?: number;
+  expected?: ExpectedTarget;
+  tolerance?: number;
+  /** Re-run from the patched cell when safe (default true); false = full re-run after every patch. */
+  incremental?: boolean;
+  /** Forbidden for patches to read (ground truth, test labels). */
+  forbiddenPaths?: string[];
+  signal?: AbortSignal;
+  onEvent?: (e: AgentEvent) => void;
+}
+
+export type AgentEvent =
+  | { type: 'static-pass'; changedCells: number; findings: number }
+  | { type: 'run'; mode: 'full' | 'incremental' | 'final'; fromCell: number }
+  | { type: 'exec'; event: ExecEvent }
+  | { type: 'diagnosis'; diagnosis: Diagnosis }
+  | { type: 'fix'; fix: FixRecord }
+  | { type: 'rejected'; source: string; reason: string }
+  | { type: 'stop'; reason: StopReason; detail: string }
+  | { type: 'verdict'; verdict: VerdictResult };
+
+interface RunState {
+  notebook: Notebook; // executed copy of `work` (outputs of the latest execution of each cell)
+  cells: CellRecord[]; // latest record per code cell
+  status: RunStatus;
+  complete: boolean; // every code cell ran (no stop)
+  fresh: boolean; // this state came from a single top-to-bottom run in a fresh kernel
+}
+
+export async function modernizeNotebook(original: Notebook, opts: ModernizeOptions): Promise<ModernizeReport> {
+  const startedAt = new Date();
+  const budgets: Budgets = { ...DEFAULT_BUDGETS, ...Object.fromEntries(Object.entries(opts.budgets ?? {}).filter(([, v]) => v !== undefined)) };
+  const incremental = opts.incremental ?? true;
+  const emit = opts.onEvent ?? (() => {});
+  const timeoutS = opts.timeoutS ?? 600;
+  const cellTimeoutS = opts.cellTimeoutS ?? timeoutS;
+  fs.mkdirSync(opts.outDir, { recursive: true });
+  const trajectory = new JsonlLog(path.join(opts.outDir, 'trajectory.jsonl'));
+  const edits = new JsonlLog(path.join(opts.outDir, 'edits.jsonl'));
+  const dataFiles = opts.sandbox.data ? fs.readdirSync(opts.sandbox.data.dir) : [];
+  const provider = opts.llm?.provider ?? null;
+
+  const fixes: FixRecord[] = [];
+  const reexecutions: ModernizeReport['reexecutions'] = [];
+  const attempts: AttemptSummary[] = [];
+  const tried = new Set<string>();
+  const changedBy = new Map<number, { fixType: FixType; sources: string[] }>();
+  const llm = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, promptTokensMax: 0 };
+  let work: Notebook = structuredClone(original);
+  let stopReason: StopReason | undefined;
+  let stopDetail = '';
+  let baseline: ModernizeReport['baseline'] = { status: 'not-run' };
+  let finalRun: { run: RunResult; executed: Notebook } | undefined;
+  let verdict: VerdictResult | undefined;
+  let sandbox: Sandbox | undefined;
+  let session: KernelSession | undefined;
+  let fullRuns = 0;
+  let staticFindings: RuleFinding[] = [];
+  const stop = (reason: StopReason, detail: string) => {
+    stopReason = reason;
+    stopDetail = detail;
+    trajectory.append({ type: 'stop', reason, detail });
+    emit({ type: 'stop', reason, detail });
+  };
+
+  const applyPatch = (patch: Patch, step: number, trigger: string, error?: unknown): FixRecord => {
+    const before = new Map<number, string>();
+    const { sources } = applyEdits(work, patch.edits);
+    work = structuredClone(work);
+    for (const [cell, src] of sources) {
+      before.set(cell, sourceText(work.cells[cell].source));
+      work.cells[cell].source = toLines(src);
+      const sourceLabel = patch.source.kind === 'rule' ? patch.source.ruleIds.join('+') : patch.source.model;
+      const prev = changedBy.get(cell);
+      changedBy.set(cell, { fixType: patch.fixType, sources: [...(prev?.sources ?? []), sourceLabel] });
+      edits.append({ step, cell, fixType: patch.fixType, source: sourceLabel, before: before.get(cell), after: src, trigger, error });
+    }
+    const cells = [...sources.keys()].sort((a, b) => a - b);
+    const fix: FixRecord = {
+      step,
+      type: patch.fixType,
+      source: patch.source.kind === 'rule' ? patch.source.ruleIds.join('+') : patch.source.model,
+      sourceKind: patch.source.kind,
+      cell: cells[0] ?? -1,
+      cells,
+      summary: patch.summary,
+      trigger,
+    };
+    fixes.push(fix);
+    trajectory.append({ ...fix, type: 'patch', fixType: fix.type, edits: patch.edits });
+    emit({ type: 'fix', fix });
+    return fix;
+  };
+
+  try {
+    // 1. Static pass: every safe rule, all at once, before the first run (free, deterministic).
+    const staticFix = await fixNotebook(work, { dataFiles });
+    staticFindings = staticFix.originalFindings;
+    for (const patch of staticFix.patches) applyPatch(patch, 0, 'static scan');
+    emit({ type: 'static-pass', changedCells: staticFix.patches.length, findings: staticFix.originalFindings.length });
+    trajectory.append({ type: 'static-pass', changedCells: staticFix.patches.map((p) => p.edits[0].cell), findings: staticFix.findings.map((f) => ({ cell: f.cell, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable })) });
+
+    sandbox = await openSandbox(opts.sandbox, { signal: opts.signal });
+    session = await KernelSession.start(sandbox);
+    const sb = sandbox;
+    const sess = session;
+
+    const execute = async (mode: 'full' | 'incremental' | 'final', fromCell: number, prev?: RunState): Promise<RunState> => {
+      if (mode !== 'incremental') {
+        if (sess.cellExecutions > 0 || !sess.alive) await sess.restart();
+        clearWorkDir(sb);
+        fullRuns += 1;
+      }
+      emit({ type: 'run', mode, fromCell });
+      const input = structuredClone(work);
+      // Cells above the re-run point keep the outputs of their earlier execution.
+      if (mode === 'incremental' && prev) {
+        for (let i = 0; i < fromCell; i++) if (input.cells[i]?.cell_type === 'code') (input.cells[i] as any).outputs = (prev.notebook.cells[i] as any).outputs;
+      }
+      const spentBefore = mode === 'incremental' && prev ? prev.cells.filter((c) => c.index < fromCell).reduce((s, c) => s + (c.durationMs ?? 0), 0) : 0;
+      const res = await executeCells(input, sess, {
+        deadline: Date.now() + timeoutS * 1000 - spentBefore,
+        cellTimeoutMs: cellTimeoutS * 1000,
+        allowErrors: false,
+        collectState: true,
+        signal: opts.signal,
+        emit: (event) => emit({ type: 'exec', event }),
+        ...(mode === 'incremental' ? { fromCell } : {}),
+      });
+      const cells = mode === 'incremental' && prev ? [...prev.cells.filter((c) => c.index < fromCell), ...res.cells] : res.cells;
+      trajectory.append({
+        type: 'execution',
+        mode,
+        fromCell,
+        status: res.status,
+        cells: res.cells.map((c) => ({ index: c.index, status: c.status, durationMs: c.durationMs, peakMemoryBytes: c.peakMemoryBytes, error: c.error ? { ename: c.error.ename, evalue: c.error.evalue } : undefined, state: c.state })),
+      });
+      return { notebook: res.notebook, cells, status: res.status, complete: !cells.some((c) => c.status === 'not-run'), fresh: mode !== 'incremental' };
+    };
+
+    const oracleFor = (state: RunState) => (): OracleVerdict => {
+      const submission = findSubmissionFile(listProducedFiles(sb.workDirHost).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })));
+      return judge({ original, current: state.notebook, ...(opts.expected ? { expectedScore: opts.expected } : {}), ...(submission ? { submission } : {}), tolerance: opts.tolerance });
+    };
+
+    // 2. First run (after the static pass).
+    let state = await execute('full', 0);
+    const firstErr = state.cells.find((c) => c.error);
+    baseline = { status: state.status, ...(firstErr?.error ? { error: { cell: firstErr.index, ename: firstErr.error.ename, evalue: firstErr.error.evalue } } : {}) };
+    const progress = new ProgressTracker();
+    let lastPatchSignature: string | undefined;
+    let step = 0;
+    let escalate = false;
+
+    for (;;) {
+      if (opts.signal?.aborted) {
+        stop('interrupted', 'interrupted by the user');
+        break;
+      }
+      const diagnosis = diagnose(state.status, state.cells, oracleFor(state));
+      emit({ type: 'diagnosis', diagnosis });
+      trajectory.append({ type: 'diagnosis', diagnosis });
+      if (attempts.length) attempts[attempts.length - 1].outcome = diagnosis.kind === 'done' ? 'fixed: the run is clean and matches' : `next problem: ${diagnosis.why}`;
+      if (fixes.length) fixes[fixes.length - 1].outcome ??= diagnosis.kind === 'done' ? 'clean' : diagnosis.why;
+
+      if (diagnosis.kind === 'done') {
+        // 3. Only a clean run from a fresh kernel decides; if it disagrees, keep fixing from it.
+        if (!state.fresh) {
+          state = await execute('final', 0);
+          if (diagnose(state.status, state.cells, oracleFor(state)).kind !== 'done') continue;
+        }
+        finalRun = { run: runResultFor(state, sb, sess, startedAt, opts, timeoutS, cellTimeoutS), executed: state.notebook };
+        stop('reproduced', 'the clean run from a fresh kernel reproduces');
+        break;
+      }
+
+      // No progress: the same problem after two different patches -> escalate once, then stop.
+      if (lastPatchSignature === diagnosis.signature) {
+        const p = progress.record(diagnosis.signature);
+        if (p === 'stop' || (p === 'escalate' && !provider)) {
+          stop('no-progress', `the same problem after ${p === 'stop' ? 'escalation' : 'two different patches'}: ${diagnosis.why}`);
+          break;
+        }
+        escalate = p === 'escalate';
+      }
+      const over = budgetStop(budgets, { fixes: fixes.filter((f) => f.step > 0).length, spentUsd: llm.costUsd, startedAt: startedAt.getTime() });
+      if (over) {
+        stop(over, `${over} reached (${diagnosis.why})`);
+        break;
+      }
+
+      // 4. Fixers in order: matching rules, then the LLM.
+      step += 1;
+      let patch: Patch | undefined;
+      if (!escalate) {
+        const candidates = diagnosis.fixType === 'error-repair' && diagnosis.error
+          ? await rulesForError(work, diagnosis.cell, diagnosis.error, { dataFiles })
+          : diagnosis.fixType === 'score-calibration' ? await pinDefaults(work, { dataFiles }) : [];
+        patch = candidates.find((p) => !tried.has(patchKey(p)) && changes(work, p));
+      }
+      if (!patch && provider) {
+        const context = await buildContext({
+          notebook: work,
+          targetCell: diagnosis.cell,
+          fixType: diagnosis.fixType,
+          cells: state.cells,
+          ...(diagnosis.error ? { error: diagnosis.error } : {}),
+          versions: sb.environment.versions,
+          python: sb.environment.python,
+          dataFiles: opts.sandbox.data ? previewDataDir(opts.sandbox.data.dir, { exclude: opts.forbiddenPaths ?? [] }) : [],
+          dataDirLabel: '../input/ (also /kaggle/input/<competition>/)',
+          attempts,
+          findings: staticFindings.filter((f) => !f.autoFixable),
+          timeBudgetS: timeoutS,
+        });
+        const allowed = [diagnosis.cell, ...(context.cellsShown ?? [])];
+        const res = await proposePatch({
+          provider,
+          notebook: work,
+          fixType: diagnosis.fixType,
+          targetCell: diagnosis.cell,
+          context: context.text,
+          allowedCells: allowed,
+          forbiddenPaths: opts.forbiddenPaths,
+          ...(escalate ? { note: 'Earlier patches did not change the outcome. Rethink the root cause and rewrite the whole cell if needed.' } : {}),
+        });
+        llm.calls += res.calls.length;
+        for (const c of res.calls) {
+          llm.inputTokens += c.usage.inputTokens;
+          llm.outputTokens += c.usage.outputTokens;
+        }
+        llm.costUsd += res.costUsd;
+        llm.promptTokensMax = Math.max(llm.promptTokensMax, res.promptTokens);
+        trajectory.append({ type: 'llm', step, fixType: diagnosis.fixType, cell: diagnosis.cell, promptTokens: res.promptTokens, calls: res.calls.map((c) => ({ outcome: c.outcome, feedback: c.feedback, usage: c.usage, costUsd: c.costUsd, reply: c.reply })), failure: res.failure });
+        if (res.failure) {
+          for (const c of res.calls) if (c.outcome !== 'ok') emit({ type: 'rejected', source: 'llm', reason: c.feedback ?? c.outcome });
+          if (res.failure.kind === 'llm-error') {
+            stop(res.failure.llmKind === 'budget' ? 'spend-cap' : 'llm-error', res.failure.message);
+          } else {
+            stop('no-fix-available', `the model gave no valid patch after reflections: ${res.failure.message}`);
+          }
+          break;
+        }
+        patch = res.patch;
+      }
+      if (!patch) {
+        stop(provider ? 'no-fix-available' : 'no-fix-available', `${provider ? 'no fixer' : 'no rule (rules only: ' + (opts.llm?.reason ?? 'no LLM configured') + ')'} proposes a patch for cell ${diagnosis.cell}: ${diagnosis.why}`);
+        break;
+      }
+      // 5. Validate before running (rules are trusted to be syntactically safe, LLM patches are checked by proposePatch).
+      const check = await validatePatch(patch, work, { forbiddenPaths: opts.forbiddenPaths });
+      if (!check.ok && patch.source.kind === 'rule') {
+        // A rule may fix one Python 2 construct in a cell that still has others: judge it on what it added.
+        const stillBroken = await Promise.all(patch.edits.map(async (e) => (await syntaxProblems(sourceText(work.cells[e.cell].source), e.cell)).length > 0));
+        check.problems = check.problems.filter((p) => !((p.kind === 'syntax' || p.kind === 'python2') && stillBroken.some(Boolean)));
+        check.reasons = check.problems.map((p) => (p.cell >= 0 ? `cell ${p.cell}: ${p.message}` : p.message));
+        check.ok = check.problems.length === 0;
+      }
+      if (!check.ok) {
+        emit({ type: 'rejected', source: patch.source.kind, reason: check.reasons.join('; ') });
+        trajectory.append({ type: 'rejected', patch, reasons: check.reasons });
+        tried.add(patchKey(patch));
+        continue;
+      }
+      tried.add(patchKey(patch));
+      const fix = applyPatch(patch, step, diagnosis.why, diagnosis.error ? { ename: diagnosis.error.ename, evalue: diagnosis.error.evalue } : undefined);
+      attempts.push({ fixType: patch.fixType, source: fix.source, cells: fix.cells, summary: patch.summary, outcome: 'pending' });
+      lastPatchSignature = diagnosis.signature;
+      escalate = false;
+
+      // 6. Re-execute: incrementally from the patched cell when the kernel state is trustworthy.
+      const failedCell = state.cells.find((c) => c.status !== 'ok' && c.status !== 'not-run')?.index;
+      const decision = decideReexecution({
+        incrementalEnabled: incremental,
+        kernelAlive: sess.alive,
+        patchedCells: fix.cells,
+        failedCell,
+        lastRunCells: state.cells,
+        lastRunWasComplete: state.complete && state.status === 'ok',
+      });
+      reexecutions.push({ step, ...decision });
+      trajectory.append({ type: 'reexecution', step, ...decision });
+      log.info(`step ${step}: ${decision.mode} from cell ${decision.fromCell}: ${decision.reason}`);
+      state = decision.mode === 'incremental' ? await execute('incremental', decision.fromCell, state) : await execute('full', 0);
+    }
+  } catch (err) {
+    if (opts.signal?.aborted) stop('interrupted', 'interrupted by the user');
+    else stop('sandbox-error', errorMessage(err));
+  } finally {
+    // Files the final run wrote (submission.csv) belong to the outputs.
+    if (sandbox && finalRun) {
+      for (const f of listProducedFiles(sandbox.workDirHost)) {
+        const dest = path.join(opts.outDir, 'files', f.name);
+        fs.mkdirSync(path.dirname(dest), { recursive: true });
+        fs.copyFileSync(path.join(sandbox.workDirHost, f.name), dest);
+      }
+    }
+    await session?.close().catch(() => undefined);
+    await sandbox?.stop().catch(() => undefined);
+    trajectory.close();
+    edits.close();
+  }
+
+  if (finalRun) verdict = decideVerdict({ original, executed: finalRun.executed, run: finalRun.run, expected: opts.expected, tolerance: opts.tolerance });
+  if (verdict) emit({ type: 'verdict', verdict });
+  const report: ModernizeReport = {
+    schemaVersion: MODERNIZE_REPORT_SCHEMA_VERSION,
+    tool: { name: 'nbmodernize', version: toolVersion() },
+    notebook: { path: opts.notebookPath, output: null },
+    verdict: verdict?.verdict ?? (stopReason === 'sandbox-error' ? 'failed' : 'not-reproduced'),
+    reason: verdict?.reason ?? stopDetail,
+    stopReason: stopReason ?? 'no-fix-available',
+    oracle: verdict?.oracle.oracle ?? (opts.expected ? 'expected-score' : 'stored-outputs'),
+    comparisons: verdict?.oracle.comparisons ?? [],
+    baseline,
+    finalRun: finalRun ? { status: finalRun.run.status, wallMs: finalRun.run.wallMs, errorCell: finalRun.run.error?.cell ?? null } : null,
+    staticFindings: staticFindings.length,
+    fixes,
+    cellExecutions: session?.cellExecutions ?? 0,
+    fullRuns,
+    incremental,
+    reexecutions,
+    llm: { provider: opts.llm?.providerName ?? null, model: opts.llm?.model ?? null, ...llm, note: provider ? 'LLM enabled' : `rules only: ${opts.llm?.reason ?? 'no LLM configured'}` },
+    environment: sandbox?.environment ?? null,
+    sandbox: sandbox?.kind ?? null,
+    startedAt: startedAt.toISOString(),
+    wallMs: Date.now() - startedAt.getTime(),
+    artifacts: {},
+  };
+  return writeArtifacts({ report, original, modernized: work, executed: finalRun?.executed, changedBy, outDir: opts.outDir, notebookPath: opts.notebookPath });
+}
+
+function patchKey(p: Patch): string {
+  return JSON.stringify(p.edits);
+}
+
+/** A patch that leaves every cell as it is would loop forever. */
+function changes(nb: Notebook, p: Patch): boolean {
+  const { sources } = applyEdits(nb, p.edits);
+  return [...sources].some(([cell, src]) => sourceText(nb.cells[cell].source) !== src);
+}
+
+/** Clean the working dir between full runs so one run's files cannot satisfy the next one. */
+function clearWorkDir(sb: Sandbox): void {
+  if (!sb.workDirHost) return;
+  for (const entry of fs.readdirSync(sb.workDirHost)) {
+    const p = path.join(sb.workDirHost, entry);
+    if (fs.lstatSync(p).isSymbolicLink()) continue; // data links (--data-next-to-notebook)
+    fs.rmSync(p, { recursive: true, force: true });
+  }
+}
+
+function runResultFor(state: RunState, sb: Sandbox, sess: KernelSession, startedAt: Date, opts: ModernizeOptions, timeoutS: number, cellTimeoutS: number): RunResult {
+  const firstError = state.cells.find((c) => c.error);
+  const wallMs = state.cells.reduce((s, c) => s + (c.durationMs ?? 0), 0);
+  return {
+    schemaVersion: '1.0.0',
+    tool: { name: 'nbmodernize', version: toolVersion() },
+    notebook: { path: opts.notebookPath, originalFormat: 4, notes: [] },
+    status: state.status,
+    sandbox: sb.kind,
+    sandboxInfo: { kind: sb.kind, requested: opts.sandbox.kind, reason: sb.reason, startMs: sb.startMs, limits: sb.limits },
+    environment: sb.environment,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    wallMs,
+    kernelStartMs: sess.kernelStartMs,
+    options: { cellTimeoutS, timeoutS, allowErrors: false, competition: opts.sandbox.data?.competition ?? null, dataDir: opts.sandbox.data?.dir ?? null },
+    cellExecutions: sess.cellExecutions,
+    cells: state.cells,
+    ...(firstError?.error ? { error: { ...firstError.error, cell: firstError.index } } : {}),
+    producedFiles: listProducedFiles(sb.workDirHost).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })),
+    outputs: { notebook: null, dir: opts.outDir },
+  };
+}
+
