@@ -45,8 +45,10 @@ export interface NotebookInfo {
   env: Record<string, string>;
   environment: EnvironmentInfo;
   era: Era;
-  /** Data file names (basenames and relative paths under the data dir). */
+  /** Data file names (relative paths under the data dir). */
   dataFiles: string[];
+  /** Competition slug (the data is also mounted at /kaggle/input/<competition>/). */
+  competition?: string;
 }
 
 const FRAME_PRODUCERS = new Set([

@@ -30,8 +30,10 @@ export interface EngineOptions {
   environment?: EnvironmentInfo;
   /** When the notebook was written / which versions its author used. */
   era?: EraHint;
-  /** File names of the competition data (basenames or relative paths), for data-path rules. */
+  /** File names of the competition data (paths relative to the data dir), for data-path rules. */
   dataFiles?: readonly string[];
+  /** Competition slug, when known (data also mounted at /kaggle/input/<competition>/). */
+  competition?: string;
   /** Override the notebook's Python major version (else: metadata, else syntax). */
   pythonMajor?: 2 | 3;
 }
@@ -103,6 +105,7 @@ export function notebookInfo(nb: Notebook, cells: ParsedCell[], opts: EngineOpti
     environment: opts.environment ?? EMPTY_ENVIRONMENT,
     era: new Era(opts.era ?? {}, pythonVersion),
     dataFiles: [...(opts.dataFiles ?? [])],
+    competition: opts.competition,
   };
 }
 

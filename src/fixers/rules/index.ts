@@ -9,7 +9,9 @@ import type { Notebook } from '../../core/notebook.js';
 import { toLines } from '../../core/notebook.js';
 import type { Finding, FixType, Patch } from '../../core/patch.js';
 import { ALL_RULES } from './registry.js';
-import { applyChanges, fixCells, parseNotebookCells, disposeCells, scanCells, type CellChange, type EngineOptions } from './engine.js';
+import { applyChanges, fixCells, parseNotebookCells, disposeCells, scanCells, EMPTY_ENVIRONMENT, type CellChange, type EngineOptions } from './engine.js';
+import type { EnvironmentInfo } from './context.js';
+import { loadEnvironmentInfo } from './environment-info.js';
 import type { Rule } from './types.js';
 
 export type { Rule, Fixture, Library, ErrorSignature, EraHint } from './types.js';
@@ -19,9 +21,19 @@ export { loadEnvironmentInfo, environmentVersions } from './environment-info.js'
 
 export type RuleOptions = EngineOptions;
 
+let defaultEnvironment: Promise<EnvironmentInfo> | undefined;
+
+/** Fill in the environment facts (debian13 by default) when the caller did not pass them. */
+async function withDefaults(opts: RuleOptions): Promise<RuleOptions> {
+  if (opts.environment) return opts;
+  defaultEnvironment ??= loadEnvironmentInfo('debian13').catch(() => EMPTY_ENVIRONMENT);
+  return { ...opts, environment: await defaultEnvironment };
+}
+
 export type RuleFinding = Finding & { link: string };
 
-export async function scanNotebook(nb: Notebook, opts: RuleOptions = {}): Promise<RuleFinding[]> {
+export async function scanNotebook(nb: Notebook, options: RuleOptions = {}): Promise<RuleFinding[]> {
+  const opts = await withDefaults(options);
   const cells = await parseNotebookCells(nb);
   try {
     return (await scanCells(nb, cells, opts.rules ?? ALL_RULES, opts)).findings;
@@ -42,7 +54,8 @@ export interface FixNotebookResult {
   changes: CellChange[];
 }
 
-export async function fixNotebook(nb: Notebook, opts: RuleOptions = {}): Promise<FixNotebookResult> {
+export async function fixNotebook(nb: Notebook, options: RuleOptions = {}): Promise<FixNotebookResult> {
+  const opts = await withDefaults(options);
   const res = await fixCells(nb, opts.rules ?? ALL_RULES, opts);
   const notebook = applyChanges(nb, res.changes, toLines);
   return {
@@ -88,7 +101,8 @@ function sameException(sig: string, actual: string): boolean {
  * fix statically in that cell. Each patch replaces the cell's source; its `source.ruleIds` say which
  * rules produced it. Empty when no rule applies.
  */
-export async function rulesForError(nb: Notebook, cellIndex: number, error: CellErrorInfo, opts: RuleOptions = {}): Promise<Patch[]> {
+export async function rulesForError(nb: Notebook, cellIndex: number, error: CellErrorInfo, options: RuleOptions = {}): Promise<Patch[]> {
+  const opts = await withDefaults(options);
   const all = opts.rules ?? ALL_RULES;
   const kinds: FixType[] = [...(opts.kinds ?? ['error-repair'])];
   const matching = rulesMatchingError(error, all).filter((r) => kinds.includes(r.kind));
@@ -114,7 +128,8 @@ export async function rulesForError(nb: Notebook, cellIndex: number, error: Cell
 }
 
 /** Score-calibration patches: pin the defaults the notebook's era relied on (when the era is known to predate the change). */
-export async function pinDefaults(nb: Notebook, opts: RuleOptions = {}): Promise<Patch[]> {
+export async function pinDefaults(nb: Notebook, options: RuleOptions = {}): Promise<Patch[]> {
+  const opts = await withDefaults(options);
   const res = await fixCells(nb, opts.rules ?? ALL_RULES, { ...opts, kinds: ['score-calibration'] });
   return res.changes.map(changeToPatch);
 }

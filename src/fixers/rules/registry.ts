@@ -14,9 +14,11 @@ import { seabornRules } from './seaborn.js';
 import { xgboostRules } from './xgboost.js';
 import { scipyRules } from './scipy.js';
 import { statsmodelsRules } from './statsmodels.js';
+import { environmentRules } from './environment.js';
+import { dataPathRules } from './data-paths.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, ...dataPathRules];
   const seen = new Set<string>();
   for (const r of all) {
     if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id}`);

@@ -1,0 +1,105 @@
+/** Imports that cannot work in the environment: libraries it does not ship (with candidates), and unknown modules. */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import type { Rule, RuleMatch } from './types.js';
+import { err, rule } from './helpers.js';
+
+/** Top-level module names of pip distributions whose import name differs. */
+const IMPORT_NAMES: Record<string, string> = {
+  'scikit-optimize': 'skopt', 'pandas-profiling': 'pandas_profiling', 'scikit-learn': 'sklearn', 'Pillow': 'PIL',
+  'opencv-python': 'cv2', 'beautifulsoup4': 'bs4', 'PyYAML': 'yaml',
+};
+
+function importedTopModules(ctx: CellContext): Array<{ module: string; full: string; node: SyntaxNode }> {
+  const out: Array<{ module: string; full: string; node: SyntaxNode }> = [];
+  for (const stmt of ctx.nodes('import_statement')) {
+    for (const item of stmt.childrenForFieldName('name')) {
+      if (!item) continue;
+      const dn = item.type === 'aliased_import' ? item.childForFieldName('name') : item;
+      if (dn?.type === 'dotted_name') out.push({ module: dn.text.split('.')[0].trim(), full: dn.text.replace(/\s/g, ''), node: item });
+    }
+  }
+  for (const stmt of ctx.nodes('import_from_statement')) {
+    const mod = stmt.childForFieldName('module_name');
+    if (mod?.type === 'dotted_name') out.push({ module: mod.text.split('.')[0].trim(), full: mod.text.replace(/\s/g, ''), node: stmt });
+  }
+  return out;
+}
+
+function unavailableIndex(ctx: CellContext): Map<string, { name: string; candidates: string[] }> {
+  const map = new Map<string, { name: string; candidates: string[] }>();
+  for (const [name, candidates] of Object.entries(ctx.nb.info.environment.unavailable)) {
+    map.set(IMPORT_NAMES[name] ?? name.replace(/-/g, '_'), { name, candidates });
+  }
+  return map;
+}
+
+const unavailable = rule({
+  id: 'env-unavailable-library',
+  library: 'environment',
+  title: 'library not in the environment',
+  old: 'import lightgbm as lgb',
+  new: 'a library the environment has (candidates listed per library)',
+  autoFixable: false,
+  errors: [err('ModuleNotFoundError', /No module named '\w+'/)],
+  link: 'https://packages.debian.org/trixie/',
+  message: 'this library is not available in the environment',
+  fixtures: [{
+    before: 'import lightgbm as lgb\nprint(lgb.LGBMClassifier().__class__.__name__)',
+    manual: 'from sklearn.ensemble import HistGradientBoostingClassifier\nprint(HistGradientBoostingClassifier().__class__.__name__)',
+    expect: 'HistGradientBoostingClassifier',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    const index = unavailableIndex(ctx);
+    const env = ctx.nb.info.environment.name;
+    for (const { module, node } of importedTopModules(ctx)) {
+      const u = index.get(module);
+      if (!u) continue;
+      const cands = u.candidates.length ? `; candidates: ${u.candidates.join('; ')}` : '';
+      yield { node, message: `${u.name} is not available in ${env}${cands}` };
+    }
+  },
+});
+
+/** Modules a cell writes with %%writefile (local helpers defined in the notebook itself). */
+function writtenModules(ctx: CellContext): Set<string> {
+  const out = new Set<string>();
+  for (const c of ctx.nb.cells) {
+    const m = /^[ \t]*%%writefile\s+(?:-a\s+)?(\S+)\.py\b/m.exec(c.source);
+    if (m) out.add(m[1].split('/').pop()!);
+  }
+  return out;
+}
+
+const missingModule = rule({
+  id: 'env-missing-module',
+  library: 'environment',
+  title: 'module not installed',
+  old: 'import xlwt',
+  new: 'an installed module, or the missing helper file',
+  autoFixable: false,
+  errors: [err('ModuleNotFoundError', /No module named '[\w.]+'/)],
+  link: 'https://packages.debian.org/trixie/',
+  message: 'this module is not installed in the environment',
+  fixtures: [{
+    before: "import xlwt\nwb = xlwt.Workbook()\nprint('ok')",
+    manual: "import openpyxl\nwb = openpyxl.Workbook()\nprint('ok')",
+    expect: 'ok',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    const info = ctx.nb.info.environment;
+    if (info.modules.size === 0) return;
+    const unavail = unavailableIndex(ctx);
+    const local = writtenModules(ctx);
+    for (const { module, node } of importedTopModules(ctx)) {
+      if (!module || info.modules.has(module) || unavail.has(module) || local.has(module) || module === '__future__') continue;
+      // Python 2 module names are handled by the py2 rules.
+      if (['cPickle', 'StringIO', 'cStringIO', 'urllib2', 'urlparse', 'Queue', 'ConfigParser', 'httplib', 'HTMLParser', 'Tkinter', '__builtin__', 'cookielib', 'htmlentitydefs', 'SocketServer', 'copy_reg', 'imp', 'tkMessageBox', 'SimpleHTTPServer', 'BaseHTTPServer', 'xmlrpclib', 'dummy_threading', 'robotparser', 'anydbm', 'Cookie'].includes(module)) continue;
+      yield { node, message: `${module} is not installed in ${info.name} and is not one of its Debian-packaged libraries; if it is a helper module from the author's repository, that file is missing` };
+    }
+  },
+});
+
+export const environmentRules: Rule[] = [unavailable, missingModule];
