@@ -9,7 +9,7 @@ import type { OracleVerdict } from './oracle.js';
 
 export type Diagnosis =
   | { kind: 'done' }
-  | { kind: 'fix'; fixType: FixType; cell: number; error?: CellError; signature: string; why: string };
+  | { kind: 'fix'; fixType: FixType; cell: number; error?: CellError; signature: string; why: string; drift?: { original: number | null; current: number | null; context?: string; oracle: string } };
 
 export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => OracleVerdict): Diagnosis {
   if (status === 'budget-exceeded' || status === 'timeout') {
@@ -31,6 +31,7 @@ export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => O
       cell,
       signature: `drift:${cell}:${bad?.original}`,
       why: bad ? `value drifted: ${bad.original} -> ${bad.new}${bad.context ? ` (${bad.context.trim().slice(0, 80)})` : ''}` : 'results drifted',
+      ...(bad ? { drift: { original: bad.original, current: bad.new, context: bad.context, oracle: verdict.oracle } } : {}),
     };
   }
   return { kind: 'done' };

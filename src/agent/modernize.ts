@@ -253,6 +253,14 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
           attempts,
           findings: staticFindings.filter((f) => !f.autoFixable),
           timeBudgetS: timeoutS,
+          ...(diagnosis.drift ? {
+            target: {
+              original: diagnosis.drift.original ?? undefined,
+              current: diagnosis.drift.current ?? undefined,
+              note: diagnosis.drift.oracle === 'expected-score' ? 'submission scored against the ground truth' : `stored outputs of cell ${diagnosis.cell}${diagnosis.drift.context ? `: "${diagnosis.drift.context.trim().slice(0, 120)}"` : ''}`,
+            },
+            targetOutputs: { original: outputText(original, diagnosis.cell), current: outputText(state.notebook, diagnosis.cell) },
+          } : {}),
         });
         const allowed = [diagnosis.cell, ...(context.cellsShown ?? [])];
         const res = await proposePatch({
@@ -369,6 +377,16 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     artifacts: {},
   };
   return writeArtifacts({ report, original, modernized: work, executed: finalRun?.executed, changedBy, outDir: opts.outDir, notebookPath: opts.notebookPath });
+}
+
+/** Printed text (stdout and text/plain results) of one cell, for score-calibration prompts. */
+function outputText(nb: Notebook, cell: number): string {
+  const c = nb.cells[cell];
+  if (!c || c.cell_type !== 'code') return '';
+  return c.outputs
+    .map((o: any) => (o.output_type === 'stream' && o.name === 'stdout' ? sourceText(o.text) : o.output_type === 'execute_result' ? sourceText(o.data?.['text/plain']) : ''))
+    .join('')
+    .slice(0, 2000);
 }
 
 function patchKey(p: Patch): string {

@@ -1,13 +1,19 @@
 /**
  * Numbers a notebook printed, made comparable. From a code cell's outputs we read stdout streams
- * and the text/plain of results and displays (not stderr, images, HTML), then drop what is not
- * a result: timings, dates, memory sizes and addresses, object reprs, progress bars, df.info()
- * blocks, execution counts, versions, file:line references, and the index column and header of
- * printed DataFrames/Series. Each remaining line keeps a template (the line with its numbers
- * replaced by '#') so lines can be aligned between two runs.
+ * and the text/plain of results and displays (not stderr, images), then drop what is not a
+ * result: timings, dates, memory sizes and addresses, object, estimator and plot-object reprs,
+ * warnings, progress bars, df.info() blocks, execution counts, versions, file:line references,
+ * and the index column and header of printed DataFrames/Series. Presentation is normalized first:
+ * wrapped DataFrame reprs are unwrapped (oracle-tables.ts), bracketed reprs spread over several
+ * lines (numpy arrays, lists, dicts) are joined into one line, thousand separators are read.
+ * Each remaining line keeps a template (the line with its numbers replaced by '#') so lines can
+ * be aligned between two runs. A result or display whose text/html holds one DataFrame table
+ * also yields the parsed table, which the oracle compares by row and column label when the other
+ * run has a table there too.
  */
 import type { CodeCell, Output } from '../core/notebook.js';
 import { sourceText } from '../core/notebook.js';
+import { parseHtmlTables, unwrapFrameReprs, type Table } from './oracle-tables.js';
 
 export interface NumberLine {
   /** The line with numbers replaced by '#', whitespace collapsed. */
@@ -15,10 +21,14 @@ export interface NumberLine {
   numbers: number[];
   /** The cleaned line, for reports. */
   raw: string;
+  /** Set when the line comes from the text/plain of an output whose HTML table is tables[table]. */
+  table?: number;
 }
 
 export interface CellNumbers {
   lines: NumberLine[];
+  /** DataFrame tables parsed from text/html (one per output that shows exactly one). */
+  tables: Table[];
   /** Outputs reported but not judged. */
   images: number;
   htmlOnly: number;
@@ -27,7 +37,10 @@ export interface CellNumbers {
   hasError: boolean;
 }
 
-const NUMBER = /(?<![\w.#/\\])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])(?!\.\w)/g;
+/** A number; "1,234,567.5" (thousand separators) reads as one number. */
+const NUMBER = /(?<![\w.#/\\])[-+]?(?:[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])(?!\.\w)/g;
+
+const WARNING = /\b[A-Z][A-Za-z]*Warning\b|^\s*warnings\.warn\(/;
 
 const SKIP_LINE = [
   /\b(wall time|cpu times?|elapsed|time taken|took|runtime|run time|duration)\b/i,
@@ -40,6 +53,7 @@ const SKIP_LINE = [
   /\b(version|python \d)/i,
   /^\s*(In|Out)\s*\[\d*\]:/,
   /^\s*(Name: .*, )?(Length: \d+, )?dtype: \w+\s*$/, // Series footer
+  WARNING, // warnings printed to stdout (a new run's deprecation notices are not results)
 ];
 
 const REMOVE = [
@@ -52,6 +66,20 @@ const REMOVE = [
   /\u001b\[[0-9;?]*[ -\/]*[@-~]/g,
 ];
 
+/**
+ * Reprs that are configuration or plot objects, not results, and whose format changed across
+ * versions: scikit-learn estimators (`RandomForestClassifier(bootstrap=True, ...)` then,
+ * `RandomForestClassifier()` now), pipelines and searches, matplotlib artists (`Text(0.5, 1.0,
+ * 'Age')`). Matched on a whole (joined) line.
+ */
+const CONFIG_REPR = [
+  /^\s*[A-Z][A-Za-z0-9_]*\((\w+=|\)|steps=|\s*$)/,
+  /^\s*[[(]?\s*(Text|Line2D|Axes|AxesSubplot|Figure|Legend|Rectangle|Annotation|PathCollection|BarContainer|Polygon|Circle|Wedge|ErrorbarContainer|LineCollection|QuadMesh|AxesImage)\(/,
+];
+
+/** Lines joined into one (a long printed array or list) at most. */
+export const MAX_JOINED_LINES = 400;
+
 export function textOf(src: unknown): string {
   return sourceText(src as string | string[] | undefined);
 }
@@ -63,6 +91,46 @@ function visibleLines(text: string): string[] {
     const k = t.lastIndexOf('\r');
     return k >= 0 ? t.slice(k + 1) : t;
   });
+}
+
+function bracketDepth(l: string): number {
+  let d = 0;
+  for (const ch of l) {
+    if (ch === '[' || ch === '(' || ch === '{') d++;
+    else if (ch === ']' || ch === ')' || ch === '}') d--;
+  }
+  return d;
+}
+
+/**
+ * A repr whose brackets open on one line and close on a later one (numpy arrays, lists, dicts,
+ * estimator reprs) becomes one line, so its numbers pair up however each version wrapped it.
+ * Continuation lines must be indented or start with a bracket; a blank line is allowed inside
+ * (between the slices of a 3-d array).
+ */
+function joinBracketed(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    let depth = bracketDepth(line);
+    if (depth > 0) {
+      let j = i + 1;
+      while (depth > 0 && j < lines.length && j - i < MAX_JOINED_LINES) {
+        const next = lines[j]!;
+        if (next.trim() === '') {
+          if (j + 1 < lines.length && /^\s+[[(]/.test(lines[j + 1]!)) { j++; continue; }
+          break;
+        }
+        if (!/^[\s[\]()]/.test(next)) break;
+        line += ' ' + next.trim();
+        depth += bracketDepth(next);
+        j++;
+      }
+      if (j > i + 1) { out.push(line); i = j - 1; continue; }
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 /**
@@ -84,16 +152,19 @@ function stripTableIndex(lines: string[]): string[] {
   return out;
 }
 
+/** In a table's rows, booleans are 1 and 0 (get_dummies gave uint8 0/1, it now gives bools). */
+function boolsAsNumbers(l: string): string {
+  return l.replace(/(?<![\w'"])True(?![\w'"])/g, '1').replace(/(?<![\w'"])False(?![\w'"])/g, '0');
+}
+
 function tableBlock(block: string[]): string[] {
   if (block[0]!.startsWith('<class \'pandas.core.frame.DataFrame\'>') || /^<class 'pandas/.test(block[0]!) || /^(RangeIndex|Int64Index|Index): \d+ entries/.test(block[0]!)) {
     return []; // df.info(): a description of the data, whose layout changed across pandas versions
   }
-  if (/^[A-Z][A-Za-z0-9_]*\((\w+=|\)|steps=|\s*$)/.test(block[0]!) || /^(Text|Line2D|Axes|AxesSubplot)\(/.test(block[0]!)) {
-    return []; // an estimator's or plot object's repr: configuration, not a result (and its format changed)
-  }
   const isSeries = block.length >= 2 && /^\s*(Name: .*, )?(Length: \d+, )?dtype: \w+\s*$/.test(block[block.length - 1]!);
   if (isSeries) {
-    return block.map((l, i) => (i === block.length - 1 ? '' : l.replace(/^\S+\s*/, ''))); // index label, dtype footer
+    // index label, dtype footer; pandas 2 adds the index name as a first line (value_counts)
+    return block.map((l, i) => (i === block.length - 1 ? '' : boolsAsNumbers(l.replace(/^\S+\s*/, ''))));
   }
   // A printed DataFrame: an indented header line, then rows that start with an index label
   // (wide frames repeat an indented header for each slice of columns).
@@ -106,12 +177,25 @@ function tableBlock(block: string[]): string[] {
     if (i < h) return l;
     if (header.test(l)) return ''; // column labels
     if (/^\[\d+ rows x \d+ columns\]$/.test(l.trim())) return l;
-    return l.replace(/^\S+\s*/, ''); // the index label
+    return boolsAsNumbers(l.replace(/^\S+\s*/, '')); // the index label
   });
 }
 
+/** The numbers of one piece of text (a line or a table cell), after removing timings, dates, addresses... */
+export function extractNumbers(text: string): number[] {
+  let l = text;
+  for (const re of REMOVE) l = l.replace(re, ' ');
+  const numbers: number[] = [];
+  for (const m of l.matchAll(NUMBER)) {
+    const v = Number(m[0].replace(/,/g, ''));
+    if (Number.isFinite(v)) numbers.push(v);
+  }
+  return numbers;
+}
+
 export function numberLines(text: string, opts: { tables?: boolean } = {}): { lines: NumberLine[]; textLines: string[] } {
-  let ls = visibleLines(text);
+  let ls = joinBracketed(unwrapFrameReprs(visibleLines(text)));
+  ls = ls.map((l) => (CONFIG_REPR.some((re) => re.test(l)) ? '' : l));
   if (opts.tables !== false) ls = stripTableIndex(ls);
   const lines: NumberLine[] = [];
   const textLines: string[] = [];
@@ -121,7 +205,7 @@ export function numberLines(text: string, opts: { tables?: boolean } = {}): { li
     const numbers: number[] = [];
     const template = l
       .replace(NUMBER, (m) => {
-        const v = Number(m);
+        const v = Number(m.replace(/,/g, ''));
         if (Number.isFinite(v)) numbers.push(v);
         return '#';
       })
@@ -139,26 +223,29 @@ function isImageBundle(data: Record<string, unknown>): boolean {
 }
 
 export function cellNumbers(cell: CodeCell): CellNumbers {
-  const res: CellNumbers = { lines: [], images: 0, htmlOnly: 0, textLines: [], hasError: false };
+  const res: CellNumbers = { lines: [], tables: [], images: 0, htmlOnly: 0, textLines: [], hasError: false };
   for (const o of cell.outputs as Output[]) {
     let text: string | undefined;
-    let tables = true;
+    let table: number | undefined;
     if (o.output_type === 'stream') {
       if (o.name !== 'stdout') continue;
       text = textOf(o.text);
     } else if (o.output_type === 'execute_result' || o.output_type === 'display_data') {
       const data = o.data ?? {};
       if (isImageBundle(data)) { res.images++; continue; }
+      if (data['text/html'] !== undefined) {
+        const tables = parseHtmlTables(textOf(data['text/html']));
+        if (tables.length === 1) { table = res.tables.length; res.tables.push(tables[0]!); }
+      }
       if (data['text/plain'] === undefined) { if (data['text/html'] !== undefined) res.htmlOnly++; continue; }
       text = textOf(data['text/plain']);
-      tables = true;
     } else if (o.output_type === 'error') {
       res.hasError = true;
       continue;
     }
     if (text === undefined) continue;
-    const { lines, textLines } = numberLines(text, { tables });
-    res.lines.push(...lines);
+    const { lines, textLines } = numberLines(text);
+    res.lines.push(...(table === undefined ? lines : lines.map((l) => ({ ...l, table }))));
     res.textLines.push(...textLines);
   }
   return res;

@@ -4,11 +4,14 @@
  * - expected-score: the submission the notebook wrote, scored against ground truth with a named
  *   metric, compared with an expected score within a relative tolerance (default ±10%).
  * - stored-outputs: the numbers the original run printed (stored in the .ipynb) compared with the
- *   new run's, cell by cell, line by line; text and images are reported, not judged.
+ *   new run's, cell by cell: DataFrames shown as HTML tables in both runs by (row label, column
+ *   label), everything else line by line after normalizing presentation (oracle-numbers.ts);
+ *   text and images are reported, not judged.
  * - none: nothing to compare against (the verdict then rests on a clean run alone).
  */
 import type { CodeCell, Notebook } from '../core/notebook.js';
-import { cellNumbers, type CellNumbers, type NumberLine } from './oracle-numbers.js';
+import { cellNumbers, extractNumbers, type CellNumbers, type NumberLine } from './oracle-numbers.js';
+import type { Table } from './oracle-tables.js';
 import {
   METRICS, type MetricName, readCsvFile, relativeDifference, scoreSubmission, ScoringError, type Csv, type ScoreResult,
 } from './scorers.js';
@@ -26,6 +29,9 @@ export interface Comparison {
   ok: boolean;
   /** The printed line (original run) the number comes from, or the metric name. */
   context?: string;
+  /** For a number from a table: its row and column labels (original run). */
+  row?: string;
+  column?: string;
 }
 
 export interface OracleVerdict {
@@ -118,7 +124,21 @@ export interface CellReport {
   /** Non-numeric text lines differ (reported, not judged). */
   textChanged: boolean;
   note?: string;
+  /** Set when HTML tables were compared by label: rows and columns of the original not found again. */
+  tables?: TableReport;
 }
+
+export interface TableReport {
+  /** Pairs of tables compared by label. */
+  compared: number;
+  /** Original row / column labels with no counterpart (first MAX_LABELS_REPORTED). */
+  rowsMissing: string[];
+  columnsMissing: string[];
+  /** Original columns paired by position because their labels changed (e.g. pandas 2 value_counts "count"). */
+  columnsRenamed: Array<[string, string]>;
+}
+
+export const MAX_LABELS_REPORTED = 20;
 
 export interface StoredOutputsOptions {
   tolerance?: number;
@@ -160,26 +180,148 @@ export function alignLines(a: NumberLine[], b: NumberLine[]): Array<[number, num
   return pairs.sort((x, y) => x[0] - y[0]);
 }
 
+// ---- tables
+
+/** Numbers of one table cell: booleans are 1/0, NaN and text have none. */
+export function tableCellNumbers(text: string): number[] {
+  const t = text.trim();
+  if (t === 'True') return [1];
+  if (t === 'False') return [0];
+  return extractNumbers(t);
+}
+
+function tableNumberCount(t: Table): number {
+  return t.rows.reduce((s, r) => s + r.cells.reduce((k, c) => k + tableCellNumbers(c).length, 0), 0);
+}
+
+/** Column pairs of two tables: by label, then the leftover columns by position if as many are left on both sides. */
+function columnPairs(a: Table, b: Table): { pairs: Array<[number, number]>; renamed: Array<[string, string]> } {
+  const byLabel = new Map(b.columns.map((c, k) => [c, k]));
+  const pairs: Array<[number, number]> = [];
+  const leftA: number[] = [];
+  const usedB = new Set<number>();
+  a.columns.forEach((c, k) => {
+    const m = byLabel.get(c);
+    if (m === undefined) leftA.push(k);
+    else { pairs.push([k, m]); usedB.add(m); }
+  });
+  const leftB = b.columns.map((_, k) => k).filter((k) => !usedB.has(k));
+  const renamed: Array<[string, string]> = [];
+  if (leftA.length > 0 && leftA.length === leftB.length) {
+    leftA.forEach((k, n) => { pairs.push([k, leftB[n]!]); renamed.push([a.columns[k]!, b.columns[leftB[n]!]!]); });
+  }
+  return { pairs: pairs.sort((x, y) => x[0] - y[0]), renamed };
+}
+
+/** Pair the tables of two runs of a cell: each original table with the new table sharing most (row, column) labels. */
+export function pairTables(a: Table[], b: Table[]): Array<[number, number]> {
+  const used = new Set<number>();
+  const pairs: Array<[number, number]> = [];
+  a.forEach((ta, i) => {
+    let best = -1, bestScore = 0;
+    b.forEach((tb, j) => {
+      if (used.has(j)) return;
+      const rows = new Set(tb.rows.map((r) => r.label));
+      const commonRows = ta.rows.filter((r) => rows.has(r.label)).length;
+      const commonCols = columnPairs(ta, tb).pairs.length;
+      const score = commonRows * commonCols;
+      if (score > bestScore) { best = j; bestScore = score; }
+    });
+    if (best >= 0) { used.add(best); pairs.push([i, best]); }
+  });
+  return pairs;
+}
+
+export function compareTables(cell: number, a: Table, b: Table, tolerance: number): {
+  comparisons: Comparison[]; compared: number; mismatched: number; unpaired: number;
+  rowsMissing: string[]; columnsMissing: string[]; columnsRenamed: Array<[string, string]>;
+} {
+  const comparisons: Comparison[] = [];
+  let compared = 0, mismatched = 0, unpaired = 0;
+  const { pairs: cols, renamed } = columnPairs(a, b);
+  const colOf = new Map(cols);
+  const rowOf = new Map(b.rows.map((r) => [r.label, r]));
+  const rowsMissing: string[] = [];
+  const columnsMissing = a.columns.filter((_, k) => !colOf.has(k));
+  for (const r of a.rows) {
+    const other = rowOf.get(r.label);
+    if (!other) rowsMissing.push(r.label);
+    r.cells.forEach((text, k) => {
+      const vs = tableCellNumbers(text);
+      if (vs.length === 0) return;
+      const context = `${r.label} | ${a.columns[k]}: ${text}`;
+      const where = { row: r.label, column: a.columns[k]! };
+      const m = colOf.get(k);
+      const ws = other && m !== undefined ? tableCellNumbers(other.cells[m] ?? '') : [];
+      vs.forEach((v, n) => {
+        const w = ws.length === vs.length ? ws[n] : undefined;
+        if (w === undefined) {
+          unpaired++;
+          comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context, ...where });
+          return;
+        }
+        const relDiff = relativeDifference(v, w);
+        const ok = relDiff <= tolerance + 1e-12;
+        compared++;
+        if (!ok) mismatched++;
+        comparisons.push({ cell, original: v, new: w, relDiff, ok, context, ...where });
+      });
+    });
+  }
+  return { comparisons, compared, mismatched, unpaired, rowsMissing, columnsMissing, columnsRenamed: renamed };
+}
+
+// ---- a cell
+
 export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | undefined, tolerance: number): { report: CellReport; comparisons: Comparison[] } {
   const comparisons: Comparison[] = [];
-  const origCount = orig.lines.reduce((s, l) => s + l.numbers.length, 0);
+  const origTables = orig.tables ?? [];
+  const curTables = cur?.tables ?? [];
+  // HTML-only tables (no text/plain) carry numbers the lines do not.
+  const htmlOnlyNumbers = origTables.reduce((s, t, k) => s + (orig.lines.some((l) => l.table === k) ? 0 : tableNumberCount(t)), 0);
+  const origCount = orig.lines.reduce((s, l) => s + l.numbers.length, 0) + htmlOnlyNumbers;
   const images = { original: orig.images, new: cur?.images ?? 0 };
   const textChanged = !!cur && (orig.textLines.length !== cur.textLines.length || orig.textLines.some((t, i) => t !== cur.textLines[i]));
   if (orig.hasError || origCount === 0) {
     const note = orig.hasError ? 'the original run failed in this cell' : 'no numbers in the original outputs';
     return { report: { cell, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, images, textChanged, note }, comparisons };
   }
-  if (!cur || cur.lines.length === 0) {
+  if (!cur || (cur.lines.length === 0 && curTables.length === 0)) {
     for (const l of orig.lines.slice(0, MAX_LINES_PER_CELL)) for (const v of l.numbers) comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context: l.raw });
     const note = cur?.hasError ? 'the new run failed in this cell' : 'the new run printed no numbers here';
     return { report: { cell, verdict: 'missing', compared: 0, mismatched: 0, unpaired: origCount, images, textChanged, note }, comparisons };
   }
-  // Very long outputs (a printed array of 20,000 predictions) are compared on their first lines.
-  const truncated = orig.lines.length > MAX_LINES_PER_CELL || cur.lines.length > MAX_LINES_PER_CELL;
-  const origLines = orig.lines.slice(0, MAX_LINES_PER_CELL);
-  const pairs = alignLines(origLines, cur.lines.slice(0, MAX_LINES_PER_CELL));
-  const byOrig = new Map(pairs.map((p) => [p[0], p]));
   let compared = 0, mismatched = 0, unpaired = 0;
+
+  // DataFrames both runs showed as HTML tables: by (row label, column label).
+  const tablePairs = pairTables(origTables, curTables);
+  const pairedOrig = new Set(tablePairs.map((p) => p[0]));
+  const pairedCur = new Set(tablePairs.map((p) => p[1]));
+  let tables: TableReport | undefined;
+  if (tablePairs.length) {
+    tables = { compared: tablePairs.length, rowsMissing: [], columnsMissing: [], columnsRenamed: [] };
+    for (const [i, j] of tablePairs) {
+      const t = compareTables(cell, origTables[i]!, curTables[j]!, tolerance);
+      comparisons.push(...t.comparisons);
+      compared += t.compared; mismatched += t.mismatched; unpaired += t.unpaired;
+      tables.rowsMissing.push(...t.rowsMissing);
+      tables.columnsMissing.push(...t.columnsMissing);
+      tables.columnsRenamed.push(...t.columnsRenamed);
+    }
+    tables.rowsMissing = [...new Set(tables.rowsMissing)].slice(0, MAX_LABELS_REPORTED);
+    tables.columnsMissing = [...new Set(tables.columnsMissing)].slice(0, MAX_LABELS_REPORTED);
+    tables.columnsRenamed = tables.columnsRenamed.slice(0, MAX_LABELS_REPORTED);
+  }
+
+  // Everything else, line by line. Very long outputs (a printed array of 20,000 predictions) are
+  // compared on their first lines.
+  const origRest = orig.lines.filter((l) => l.table === undefined || !pairedOrig.has(l.table));
+  const curRest = cur.lines.filter((l) => l.table === undefined || !pairedCur.has(l.table));
+  const truncated = origRest.length > MAX_LINES_PER_CELL || curRest.length > MAX_LINES_PER_CELL;
+  const origLines = origRest.slice(0, MAX_LINES_PER_CELL);
+  const curLines = curRest.slice(0, MAX_LINES_PER_CELL);
+  const pairs = alignLines(origLines, curLines);
+  const byOrig = new Map(pairs.map((p) => [p[0], p]));
   origLines.forEach((l, i) => {
     const p = byOrig.get(i);
     if (!p) {
@@ -187,7 +329,7 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
       for (const v of l.numbers) comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context: l.raw });
       return;
     }
-    const other = cur.lines[p[1]]!;
+    const other = curLines[p[1]]!;
     l.numbers.forEach((v, k) => {
       const w = other.numbers[k];
       if (w === undefined) {
@@ -204,7 +346,7 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
   });
   const verdict: CellVerdict = mismatched > 0 ? 'mismatch' : compared === 0 ? 'missing' : unpaired > 0 ? 'partial' : 'match';
   const note = truncated ? `long output: the first ${MAX_LINES_PER_CELL} lines with numbers were compared` : undefined;
-  return { report: { cell, verdict, compared, mismatched, unpaired, images, textChanged, ...(note ? { note } : {}) }, comparisons };
+  return { report: { cell, verdict, compared, mismatched, unpaired, images, textChanged, ...(note ? { note } : {}), ...(tables ? { tables } : {}) }, comparisons };
 }
 
 export function storedOutputsOracle(original: Notebook, current: Notebook, opts: StoredOutputsOptions = {}): OracleVerdict {
@@ -220,7 +362,7 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const cur = other && other.cell_type === 'code' ? cellNumbers(other as CodeCell) : undefined;
     const r = compareCell(i, orig, cur, tolerance);
     // A cell that showed nothing in either run has nothing to report.
-    if (r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length) return;
+    if (r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
     cells.push(r.report);
     comparisons.push(...r.comparisons);
   });
@@ -258,7 +400,11 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
 
 /** True when the notebook carries stored numeric outputs the stored-outputs oracle can use. */
 export function hasStoredNumbers(nb: Notebook): boolean {
-  return nb.cells.some((c) => c.cell_type === 'code' && !cellNumbers(c as CodeCell).hasError && cellNumbers(c as CodeCell).lines.length > 0);
+  return nb.cells.some((c) => {
+    if (c.cell_type !== 'code') return false;
+    const n = cellNumbers(c as CodeCell);
+    return !n.hasError && (n.lines.length > 0 || n.tables.some((t) => tableNumberCount(t) > 0));
+  });
 }
 
 // ---------------------------------------------------------------- choosing

@@ -90,6 +90,11 @@ export class LlmStandin {
     this.script.push(...steps);
   }
 
+  /** Drop the steps nobody asked for (a test that expects fewer calls than it scripted). */
+  clearScript(): void {
+    this.script.length = 0;
+  }
+
   get pending(): number {
     return this.script.length;
   }

@@ -1,0 +1,148 @@
+/**
+ * An audit worker: a separate process (`nbmodernize audit --worker`, forked by the coordinator)
+ * that runs one notebook at a time. A notebook that crashes it (Node out of memory, a native
+ * crash) takes down only this process; the coordinator records that notebook as crashed and
+ * starts another worker.
+ *
+ * Overhead: while a notebook runs, the worker starts the sandbox of the notebook it will most
+ * likely get next (same backend, that notebook's data mounted), so the next notebook only waits
+ * for its kernel. Every notebook still gets a fresh sandbox — fresh working dir, /tmp and HOME —
+ * so nothing one notebook writes can be seen by another.
+ */
+import { errorMessage } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { openSandbox } from '../../executor/sandbox.js';
+import type { Sandbox } from '../../executor/types.js';
+import { loadEnvironmentInfo } from '../../fixers/rules/environment-info.js';
+import { auditBaseline, failedRecord, JobInterrupted, jobSandbox, type JobContext } from './baseline.js';
+import { auditFix, type FixSettings } from './fix.js';
+import type { AuditJob } from './jobs.js';
+import type { ToWorker, WorkerChannel, WorkerConfig } from './protocol.js';
+import type { EnvironmentFacts } from './taxonomy.js';
+
+interface Prestarted { id: string; sandbox: Promise<Sandbox | undefined> }
+
+export async function serveAuditWorker(channel: WorkerChannel, outerSignal: AbortSignal): Promise<void> {
+  const abort = new AbortController();
+  const stopAll = () => abort.abort(new Error('audit stopped'));
+  outerSignal.addEventListener('abort', stopAll, { once: true });
+  let config: WorkerConfig | undefined;
+  let env: EnvironmentFacts | undefined;
+  let fix: FixSettings | undefined;
+  let prestarted: Prestarted | undefined;
+  const stopping = new Set<Promise<void>>();
+  let chain = Promise.resolve();
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => (finish = r));
+
+  const stopSandbox = (sb: Promise<Sandbox | undefined>) => {
+    // Stopping takes ~0.1 s; the next notebook need not wait for it.
+    const p: Promise<void> = sb
+      .then((s) => s?.stop())
+      .catch((err) => void log.warn(`stopping a sandbox: ${errorMessage(err)}`))
+      .finally(() => stopping.delete(p));
+    stopping.add(p);
+  };
+  const dropPrestart = () => {
+    if (prestarted) stopSandbox(prestarted.sandbox);
+    prestarted = undefined;
+  };
+  const prestart = (job: AuditJob | undefined) => {
+    if (!job || !config?.prestart || abort.signal.aborted || prestarted?.id === job.id) return;
+    dropPrestart();
+    const req = jobSandbox(job, config.sandbox);
+    prestarted = {
+      id: job.id,
+      // A failure here is not this job's failure: the job then opens its own sandbox and reports it.
+      sandbox: openSandbox(req, { signal: abort.signal, autoBuild: false }).catch((err) => {
+        log.info(`pre-starting the sandbox for ${job.id} failed: ${errorMessage(err)}`);
+        return undefined;
+      }),
+    };
+  };
+
+  const init = async (c: WorkerConfig) => {
+    config = c;
+    const info = await loadEnvironmentInfo(c.sandbox.environment);
+    env = { modules: info.modules, unavailable: new Set(Object.keys(info.unavailable)) };
+    if (c.mode === 'fix' && c.fix) {
+      // Only --fix loads the LLM SDKs.
+      const { providerFromEnv } = await import('../../fixers/llm/factory.js');
+      const choice = providerFromEnv(c.fix.llmEnv, c.fix.llmFlags);
+      fix = {
+        llm: { provider: choice.provider, reason: choice.reason, ...(choice.model ? { model: choice.model } : {}), providerName: choice.kind },
+        ...(c.fix.maxFixes !== undefined ? { maxFixes: c.fix.maxFixes } : {}),
+        ...(c.fix.spendCapUsd !== undefined ? { spendCapUsd: c.fix.spendCapUsd } : {}),
+        ...(c.fix.maxWallS !== undefined ? { maxWallS: c.fix.maxWallS } : {}),
+      };
+    }
+    channel.send({ type: 'ready', pid: process.pid });
+  };
+
+  const run = async (job: AuditJob, next: AuditJob | undefined) => {
+    if (!config || !env) throw new Error('worker used before init');
+    let reuse: Sandbox | undefined;
+    if (prestarted?.id === job.id) {
+      reuse = await prestarted.sandbox;
+      prestarted = undefined;
+    } else dropPrestart();
+    let nextStarted = false;
+    const ctx: JobContext = {
+      auditDir: config.auditDir,
+      sandbox: config.sandbox,
+      env,
+      signal: abort.signal,
+      onProgress: (progress) => channel.send({ type: 'progress', id: job.id, progress }),
+      ...(reuse ? { reuseSandbox: reuse } : {}),
+      onCellsStarted: () => {
+        // The kernel is up: its start-up no longer competes for the CPU with the next sandbox's.
+        if (!nextStarted) prestart(next);
+        nextStarted = true;
+      },
+    };
+    try {
+      const record = config.mode === 'fix' ? await auditFix(job, ctx, fix!) : (await auditBaseline(job, ctx)).record;
+      channel.send({ type: 'done', id: job.id, record });
+    } catch (err) {
+      if (err instanceof JobInterrupted || abort.signal.aborted) channel.send({ type: 'interrupted', id: job.id });
+      else {
+        // A bug of ours must not take the batch down: record it against this notebook.
+        log.error(`${job.id}: ${err instanceof Error ? err.stack : String(err)}`);
+        channel.send({ type: 'done', id: job.id, record: failedRecord(job, 'internal-error', `internal error: ${errorMessage(err)}`, env, { mode: config.mode }) });
+      }
+    } finally {
+      if (reuse) stopSandbox(Promise.resolve(reuse));
+      if (!nextStarted) prestart(next);
+    }
+  };
+
+  const shutdown = async () => {
+    stopAll();
+    dropPrestart();
+    await chain.catch(() => undefined);
+    dropPrestart();
+    await Promise.all([...stopping]);
+    finish();
+  };
+
+  channel.onDisconnect(() => void shutdown());
+  outerSignal.addEventListener('abort', () => void shutdown(), { once: true });
+  channel.onMessage((msg: ToWorker) => {
+    switch (msg.type) {
+      case 'init':
+        chain = chain.then(() => init(msg.config)).catch((err) => channel.send({ type: 'fatal', message: errorMessage(err) }));
+        break;
+      case 'run':
+        chain = chain.then(() => run(msg.job, msg.next));
+        break;
+      case 'drop-next':
+        dropPrestart();
+        break;
+      case 'abort':
+        stopAll();
+        dropPrestart();
+        break;
+    }
+  });
+  await finished;
+}

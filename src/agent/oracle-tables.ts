@@ -1,0 +1,235 @@
+/**
+ * Tables a notebook showed, made comparable across library versions.
+ *
+ * - parseHtmlTables: the `text/html` of a pandas DataFrame (`<table class="dataframe">`, or a
+ *   Styler's table) read into column labels, row labels and cell texts. Multi-level headers and
+ *   row indexes (colspan/rowspan) are expanded; levels are joined with " / ". Truncation markers
+ *   ("..." rows and columns) are dropped.
+ * - unwrapFrameReprs: a text/plain DataFrame repr that pandas wrapped into column blocks (every
+ *   block but the last ends its first line with " \", blocks are separated by a blank line, each
+ *   repeats the index) joined back into one block with one line per row, whatever width the
+ *   original run wrapped at.
+ *
+ * Pure string processing; comparing tables is the oracle's business (oracle.ts).
+ */
+
+export interface TableRow {
+  /** Index label(s), levels joined with " / ", normalized (see normalizeLabel); "#2" etc. for repeats. */
+  label: string;
+  cells: string[];
+}
+
+export interface Table {
+  /** Column labels, levels joined with " / ", normalized; "#2" etc. for repeats. */
+  columns: string[];
+  rows: TableRow[];
+  /** The "N rows × M columns" note pandas adds under a truncated (or wide) frame. */
+  shape?: { rows: number; columns: number };
+}
+
+/** Tables this big are not parsed (pandas truncates to 60 rows x 20 columns by default). */
+export const MAX_TABLE_CELLS = 50_000;
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', times: '×', minus: '-' };
+
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(code) ? String.fromCodePoint(code) : m;
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+function cellText(html: string): string {
+  return decodeEntities(html.replace(/<br\s*\/?>/gi, ' ').replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Labels that are numbers compare as numbers ("22.0" = "22"); other labels as trimmed text. */
+export function normalizeLabel(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return String(Number(t));
+  return t;
+}
+
+interface RawCell { kind: 'th' | 'td'; text: string; colspan: number; rowspan: number }
+
+function attr(attrs: string, name: string): number {
+  const m = new RegExp(`\\b${name}\\s*=\\s*["']?(\\d+)`, 'i').exec(attrs);
+  const n = m ? parseInt(m[1]!, 10) : 1;
+  return n >= 1 && n <= 1000 ? n : 1;
+}
+
+function rowsOf(html: string): RawCell[][] {
+  const rows: RawCell[][] = [];
+  for (const tr of html.matchAll(/<tr\b[^>]*>([\s\S]*?)(?=<tr\b|<\/tr>|<\/thead>|<\/tbody>|<\/table>|$)/gi)) {
+    const cells: RawCell[] = [];
+    for (const c of tr[1]!.matchAll(/<(th|td)\b([^>]*)>([\s\S]*?)(?=<\/?t[hd]\b|$)/gi)) {
+      cells.push({ kind: c[1]!.toLowerCase() as 'th' | 'td', text: cellText(c[3]!), colspan: attr(c[2]!, 'colspan'), rowspan: attr(c[2]!, 'rowspan') });
+    }
+    rows.push(cells);
+  }
+  return rows;
+}
+
+/** Expand colspan/rowspan into a rectangular grid (spanned positions repeat the cell). */
+function expand(rows: RawCell[][]): RawCell[][] {
+  const grid: RawCell[][] = rows.map(() => []);
+  rows.forEach((cells, r) => {
+    let col = 0;
+    for (const c of cells) {
+      while (grid[r]![col]) col++;
+      for (let dr = 0; dr < c.rowspan && r + dr < rows.length; dr++) {
+        for (let dc = 0; dc < c.colspan; dc++) grid[r + dr]![col + dc] = c;
+      }
+      col += c.colspan;
+    }
+  });
+  return grid.map((row) => Array.from(row, (c) => c ?? { kind: 'td', text: '', colspan: 1, rowspan: 1 }));
+}
+
+function uniquify(labels: string[]): string[] {
+  const seen = new Map<string, number>();
+  return labels.map((l) => {
+    const k = (seen.get(l) ?? 0) + 1;
+    seen.set(l, k);
+    return k === 1 ? l : `${l}#${k}`;
+  });
+}
+
+const TRUNCATED = /^(\.\.\.|…|\.\.)$/;
+
+function parseTable(attrs: string, inner: string, after: string): Table | undefined {
+  const headHtml = /<thead\b[^>]*>([\s\S]*?)(<\/thead>|(?=<tbody\b))/i.exec(inner)?.[1];
+  const bodyHtml = headHtml !== undefined ? inner.slice(inner.search(/<\/thead>|<tbody\b/i)) : inner;
+  let head = headHtml !== undefined ? rowsOf(headHtml) : [];
+  let body = rowsOf(bodyHtml);
+  if (headHtml === undefined) {
+    // No <thead>: leading rows of <th> only are the header.
+    let k = 0;
+    while (k < body.length && body[k]!.length > 0 && body[k]!.every((c) => c.kind === 'th')) k++;
+    head = body.slice(0, k);
+    body = body.slice(k);
+  }
+  const all = expand([...head, ...body].filter((r) => r.length > 0));
+  const nHead = head.filter((r) => r.length > 0).length;
+  const headRows = all.slice(0, nHead);
+  const bodyRows = all.slice(nHead);
+  const width = Math.max(0, ...all.map((r) => r.length));
+  if (width === 0 || width * bodyRows.length > MAX_TABLE_CELLS) return undefined;
+  // Index columns: the leading <th> cells of body rows.
+  const leading = (r: RawCell[]): number => { let k = 0; while (k < r.length && r[k]!.kind === 'th') k++; return k; };
+  const nIdx = bodyRows.length ? Math.min(...bodyRows.map(leading)) : headRows.length ? 1 : 0;
+  const pad = (r: RawCell[]): string[] => Array.from({ length: width }, (_, i) => r[i]?.text ?? '');
+  const header = headRows.map(pad).filter((r) => {
+    // The row of index names (data part empty) is not a level of column labels.
+    const data = r.slice(nIdx);
+    return !(data.every((t) => t === '') && r.slice(0, nIdx).some((t) => t !== ''));
+  });
+  const rawColumns = Array.from({ length: width - nIdx }, (_, k) => {
+    const levels: string[] = [];
+    for (const h of header) {
+      const t = h[nIdx + k]!;
+      if (t !== '' && levels[levels.length - 1] !== t) levels.push(normalizeLabel(t));
+    }
+    return levels.length ? levels.join(' / ') : String(k);
+  });
+  const keepCol = rawColumns.map((c) => !TRUNCATED.test(c));
+  const columns = uniquify(rawColumns.filter((_, k) => keepCol[k]));
+  const rowLabels: string[] = [];
+  const rows: Array<{ cells: string[] }> = [];
+  bodyRows.forEach((r, i) => {
+    const texts = pad(r);
+    const idx = texts.slice(0, nIdx);
+    if (idx.some((t) => TRUNCATED.test(t))) return;
+    if (nIdx > 0 && texts.slice(nIdx).every((t) => TRUNCATED.test(t))) return;
+    rowLabels.push(nIdx ? idx.map(normalizeLabel).join(' / ') : String(i));
+    rows.push({ cells: texts.slice(nIdx).filter((_, k) => keepCol[k]) });
+  });
+  const labels = uniquify(rowLabels);
+  const table: Table = { columns, rows: rows.map((r, i) => ({ label: labels[i]!, cells: r.cells })) };
+  const shape = /^\s*(?:<\/?div>\s*)*<p>\s*([\d,]+)\s+rows\s*(?:×|x|&times;)\s*([\d,]+)\s+columns\s*<\/p>/i.exec(after);
+  if (shape) table.shape = { rows: Number(shape[1]!.replace(/,/g, '')), columns: Number(shape[2]!.replace(/,/g, '')) };
+  void attrs;
+  return table;
+}
+
+/** The DataFrame tables of an HTML output (pandas' `class="dataframe"` tables and Styler tables). */
+export function parseHtmlTables(html: string): Table[] {
+  const out: Table[] = [];
+  for (const m of html.matchAll(/<table\b([^>]*)>([\s\S]*?)<\/table>/gi)) {
+    const attrs = m[1]!;
+    if (!/class\s*=\s*["'][^"']*\bdataframe\b/i.test(attrs) && !/\bid\s*=\s*["']?T_/i.test(attrs)) continue;
+    const after = html.slice(m.index! + m[0].length, m.index! + m[0].length + 200);
+    const t = parseTable(attrs, m[2]!, after);
+    if (t && t.rows.length > 0 && t.columns.length > 0) out.push(t);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- wrapped text/plain reprs
+
+const CONTINUED = /\s\\$/;
+
+/** Length of the index part two column blocks of one wrapped frame share on every line. */
+function sharedIndexWidth(first: string[], other: string[]): number {
+  let w = Infinity;
+  other.forEach((l, r) => {
+    const a = first[r]!;
+    let k = 0;
+    while (k < a.length && k < l.length && a[k] === l[k]) k++;
+    w = Math.min(w, k);
+  });
+  if (!Number.isFinite(w)) return 0;
+  // Back off to a position every line of the block has a space (or its end) just before.
+  while (w > 0 && other.some((l) => w <= l.length && l[w - 1] !== ' ')) w--;
+  return w;
+}
+
+/**
+ * Join wrapped DataFrame reprs (pandas `expand_frame_repr`) back into one block: a group of
+ * blocks separated by single blank lines, all of the same height, where every block but the
+ * last ends its first line with " \". Other lines pass through unchanged.
+ */
+export function unwrapFrameReprs(lines: string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const blockAt = (s: number): [number, number] => { let e = s; while (e < lines.length && lines[e]!.trim() !== '') e++; return [s, e]; };
+  while (i < lines.length) {
+    if (!CONTINUED.test(lines[i]!.trimEnd())) { out.push(lines[i]!); i++; continue; }
+    const blocks: string[][] = [];
+    let s = i;
+    for (;;) {
+      const [bs, be] = blockAt(s);
+      const block = lines.slice(bs, be);
+      if (blocks.length && block.length !== blocks[0]!.length) break;
+      blocks.push(block);
+      if (!CONTINUED.test(block[0]!.trimEnd())) break;
+      if (be + 1 >= lines.length || lines[be]!.trim() !== '' || lines[be + 1]!.trim() === '') { blocks.push([]); break; }
+      s = be + 1;
+    }
+    const last = blocks[blocks.length - 1]!;
+    if (blocks.length < 2 || last.length !== blocks[0]!.length || CONTINUED.test(last[0]!.trimEnd())) {
+      out.push(lines[i]!); i++; continue; // not a wrapped frame after all
+    }
+    const merged = blocks[0]!.map((l, r) => (r === 0 ? l.trimEnd().replace(/\\$/, '') : l).trimEnd());
+    for (const b of blocks.slice(1)) {
+      const w = sharedIndexWidth(blocks[0]!, b);
+      const width = maxLen(merged);
+      b.forEach((l, r) => {
+        const part = (r === 0 ? l.trimEnd().replace(/\\$/, '') : l).slice(w).trimEnd();
+        merged[r] = `${merged[r]!.padEnd(width)}  ${part}`;
+      });
+    }
+    out.push(...merged.map((l) => l.trimEnd()));
+    i += blocks.reduce((n, b) => n + b.length + 1, 0) - 1;
+  }
+  return out;
+}
+
+function maxLen(ls: string[]): number {
+  return ls.reduce((m, l) => Math.max(m, l.length), 0);
+}

@@ -1,0 +1,141 @@
+/**
+ * The modernization loop with the LLM, end to end: real kernels in the real sandbox, the real
+ * OpenAI and Anthropic SDKs talking HTTP to a loopback stand-in that answers from a script.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { modernizeNotebook, type ModernizeOptions } from '../../src/agent/modernize.js';
+import { ModernizeReport } from '../../src/core/modernize-report.js';
+import { providerFromEnv, MeteredProvider, SpendTracker } from '../../src/fixers/llm/index.js';
+import { LlmStandin, type StandinRequest } from '../support/llm-standin.js';
+import { testSandboxRequest } from '../support/sandbox.js';
+import { makeNotebook } from '../support/notebooks.js';
+import type { Notebook } from '../../src/core/notebook.js';
+
+/** A notebook as it was saved after its original run: stored stdout per code cell. */
+function withStoredOutputs(nb: Notebook, outputs: Record<number, string>): Notebook {
+  for (const [i, text] of Object.entries(outputs)) {
+    (nb.cells[Number(i)] as any).outputs = [{ output_type: 'stream', name: 'stdout', text }];
+  }
+  return nb;
+}
+
+const reply = (code: string, plan = 'Plan: the smallest change that fixes it.') => ({ reply: `${plan}\n\n\`\`\`python\n${code}\n\`\`\`\n` });
+
+function outDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-agent-'));
+}
+
+let standin: LlmStandin;
+before(async () => {
+  standin = await LlmStandin.start();
+});
+after(async () => {
+  await standin.stop();
+});
+
+function options(kind: 'openai' | 'anthropic', extra: Partial<ModernizeOptions> = {}, capUsd = 1): ModernizeOptions {
+  const env = kind === 'openai'
+    ? { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: standin.openaiBaseUrl }
+    : { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: standin.anthropicBaseUrl };
+  const choice = providerFromEnv(env, { llm: kind, retry: { baseDelayMs: 10, maxDelayMs: 50 } as any });
+  assert.ok(choice.provider, choice.reason);
+  const provider = new MeteredProvider(choice.provider, new SpendTracker({ capUsd }));
+  return {
+    sandbox: testSandboxRequest({ kind: 'bwrap' }),
+    outDir: outDir(),
+    notebookPath: '/virtual/test.ipynb',
+    llm: { provider, reason: choice.reason, model: choice.model, providerName: kind },
+    timeoutS: 120,
+    ...extra,
+  };
+}
+
+describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', { timeout: 600_000 }, () => {
+  it('fixes an error only an LLM can fix (OpenAI wire format) and reproduces', async () => {
+    const nb = withStoredOutputs(makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']), { 1: '6\n' });
+    standin.push(reply('total = df.a.sum()\nprint(total)'));
+    const before = standin.requests.length;
+    const report = await modernizeNotebook(nb, options('openai'));
+    ModernizeReport.parse(report);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(report.stopReason, 'reproduced');
+    assert.equal(report.oracle, 'stored-outputs');
+    assert.deepEqual(report.fixes.map((f) => [f.type, f.sourceKind, f.cell]), [['error-repair', 'llm', 1]]);
+    assert.equal(report.llm.calls, 1);
+    assert.ok(report.llm.inputTokens > 0 && report.llm.outputTokens > 0);
+    const req = standin.requests[before];
+    assert.equal(req.api, 'openai');
+    const prompt = JSON.stringify(req.body);
+    assert.match(prompt, /summ/, 'the failing cell is in the prompt');
+    assert.match(prompt, /AttributeError/, 'so is its error');
+    assert.match(prompt, /df = pd\.DataFrame/, 'and the cell defining what it uses (def-use)');
+    const modernized = JSON.parse(fs.readFileSync(report.artifacts.notebook, 'utf8'));
+    assert.equal(modernized.cells[1].metadata.nbmodernize.fixType, 'error-repair');
+    assert.match(fs.readFileSync(report.artifacts.diff, 'utf8'), /-total = df\.a\.summ\(\)\n\+total = df\.a\.sum\(\)/);
+    const edits = fs.readFileSync(report.artifacts.edits, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(edits[0].before, 'total = df.a.summ()\nprint(total)');
+    assert.equal(edits[0].error.ename, 'AttributeError');
+  });
+
+  it('recovers from a malformed reply (reflection) and a 429 (retry) with the Anthropic wire format', async () => {
+    const nb = withStoredOutputs(makeNotebook(['values = [3, 1, 2]', 'print(sorted(values, reversed=True))']), { 1: '[3, 2, 1]\n' });
+    standin.push({ status: 429, retryAfter: 0, message: 'slow down' }, { reply: 'I would change the keyword, but here is no code block.' }, reply('print(sorted(values, reverse=True))'));
+    const before = standin.requests.length;
+    const report = await modernizeNotebook(nb, options('anthropic'));
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(standin.requests.length - before, 3, '429, malformed, good');
+    assert.equal(standin.requests[before].api, 'anthropic');
+    assert.equal(report.llm.calls, 2, 'the retried 429 is one call; the malformed reply and the good one are two');
+    const third = JSON.stringify(standin.requests[before + 2].body);
+    assert.match(third, /python/i, 'the reflection tells the model what was wrong');
+  });
+
+  it('runtime-reduction: a needlessly slow loop over a 20 s budget is rewritten and the notebook reproduces', async () => {
+    const slow = 'total = 0\nfor i in range(300_000_000):\n    total += i % 7\nprint(total)';
+    const nb = withStoredOutputs(makeNotebook(['n = 300_000_000', slow]), { 1: '899999997\n' });
+    standin.push({
+      dynamic: (req: StandinRequest) => {
+        assert.match(JSON.stringify(req.body), /runtime/i, 'the runtime-reduction prompt');
+        return reply('total = sum(range(7)) * (n // 7) + sum(range(n % 7))\nprint(total)', 'Plan: same result in closed form.');
+      },
+    });
+    const report = await modernizeNotebook(nb, options('openai', { timeoutS: 20 }));
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(report.baseline.status, 'budget-exceeded');
+    assert.deepEqual(report.fixes.map((f) => f.type), ['runtime-reduction']);
+  });
+
+  it('score-calibration: a silent default change (KMeans n_init 10 -> auto) moving a printed score is pinned back', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import warnings\nwarnings.simplefilter("ignore")\nfrom sklearn.datasets import make_blobs\nfrom sklearn.cluster import KMeans\nX, _ = make_blobs(n_samples=600, centers=12, cluster_std=2.5, random_state=5)',
+      'km = KMeans(n_clusters=12, random_state=0).fit(X)\nprint("inertia: %.2f" % km.inertia_)',
+    ]), { 1: 'inertia: 3126.88\n' });
+    standin.push({
+      dynamic: (req: StandinRequest) => {
+        const body = JSON.stringify(req.body);
+        assert.match(body, /3126\.88/, 'the original value is in the prompt');
+        return reply('km = KMeans(n_clusters=12, random_state=0, n_init=10).fit(X)\nprint("inertia: %.2f" % km.inertia_)', 'Plan: pin the old default n_init=10.');
+      },
+    });
+    const report = await modernizeNotebook(nb, options('openai', { tolerance: 0.01 }));
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.deepEqual(report.fixes.map((f) => [f.type, f.sourceKind]), [['score-calibration', 'llm']]);
+    assert.ok(report.comparisons.some((c) => c.original === 3126.88 && c.new === 3126.88));
+  });
+
+  it('stops with a recorded reason when the spend cap is reached', async () => {
+    const nb = makeNotebook(['x = undefined_name + 1']);
+    // Each reply is bad; the cap (tiny) is hit after the first call.
+    standin.push({ reply: 'no code', usage: { input: 400_000, output: 10 } }, { reply: 'no code' }, { reply: 'no code' }, { reply: 'no code' });
+    const before = standin.requests.length;
+    const report = await modernizeNotebook(nb, options('openai', {}, 0.0001));
+    assert.equal(report.verdict, 'not-reproduced');
+    assert.equal(report.stopReason, 'spend-cap', report.reason);
+    assert.ok(standin.requests.length - before <= 1, 'no call is sent once the cap would be exceeded');
+    standin.clearScript();
+  });
+});
