@@ -1,0 +1,75 @@
+/**
+ * Incremental re-execution gives the same verdict as full re-runs on the same case, with fewer
+ * cell executions (asserted on counts, not times).
+ */
+import { it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { modernizeNotebook } from '../../src/agent/modernize.js';
+import { providerFromEnv } from '../../src/fixers/llm/index.js';
+import { LlmStandin, type StandinRequest } from '../support/llm-standin.js';
+import { testSandboxRequest } from '../support/sandbox.js';
+import { makeNotebook } from '../support/notebooks.js';
+
+let standin: LlmStandin;
+before(async () => {
+  standin = await LlmStandin.start();
+});
+after(async () => {
+  await standin.stop();
+});
+
+// Six healthy cells, then three cells that each fail once (errors only a model fixes).
+const CELLS = [
+  'import numpy as np\nrng = np.random.RandomState(0)',
+  'a = 1',
+  'data = rng.rand(1000, 10)',
+  'means = data.mean(axis=0)',
+  'b = a + 1',
+  'scale = float(means.sum() > 0)',
+  'c = b.plus(1)',
+  'd = c.times(2)',
+  'e = d.minus(0)',
+  'print(int(e * scale))',
+];
+const FIXES: Record<string, string> = { 'b.plus(1)': 'c = b + 1', 'c.times(2)': 'd = c * 2', 'd.minus(0)': 'e = d - 0' };
+
+/** Answers with the fix for whichever broken cell the prompt is about. */
+const answer = {
+  dynamic: (req: StandinRequest) => {
+    const body = JSON.stringify(req.body);
+    const key = Object.keys(FIXES).find((k) => body.includes(`is cell ${CELLS.findIndex((c) => c.includes(k))}`) || body.includes(k));
+    return { reply: `Plan: fix the call.\n\`\`\`python\n${FIXES[key!]}\n\`\`\`` };
+  },
+};
+
+async function modernize(incremental: boolean) {
+  const nb = makeNotebook(CELLS);
+  (nb.cells[9] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '6\n' }];
+  standin.push(answer, answer, answer);
+  const choice = providerFromEnv({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: standin.openaiBaseUrl }, { llm: 'openai' });
+  return modernizeNotebook(nb, {
+    sandbox: testSandboxRequest({ kind: 'bwrap' }),
+    outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-incr-')),
+    notebookPath: '/virtual/incremental.ipynb',
+    llm: { provider: choice.provider, reason: choice.reason, model: choice.model, providerName: 'openai' },
+    incremental,
+  });
+}
+
+it('incremental and full re-runs reach the same verdict; incremental executes fewer cells', { timeout: 600_000 }, async () => {
+  const inc = await modernize(true);
+  const full = await modernize(false);
+  assert.equal(inc.verdict, 'reproduced', inc.reason);
+  assert.equal(full.verdict, inc.verdict);
+  assert.deepEqual(inc.fixes.map((f) => f.cell), [6, 7, 8]);
+  assert.deepEqual(full.fixes.map((f) => f.cell), [6, 7, 8]);
+  assert.deepEqual(inc.reexecutions.map((r) => r.mode), ['incremental', 'incremental', 'incremental']);
+  assert.deepEqual(full.reexecutions.map((r) => r.mode), ['restart', 'restart', 'restart']);
+  // incremental: 7 + 2 + 2 + 2 + a final clean run of 10 = 23; full: 7 + 8 + 9 + 10 = 34.
+  assert.equal(inc.cellExecutions, 23);
+  assert.equal(full.cellExecutions, 34);
+  assert.ok(inc.cellExecutions < full.cellExecutions);
+});
