@@ -40,8 +40,11 @@ export interface JobContext {
   env: EnvironmentFacts;
   signal?: AbortSignal;
   onProgress?: (p: JobProgress) => void;
-  /** A sandbox started for this job ahead of time (bwrap/docker with its data mounted); the caller stops it. */
-  reuseSandbox?: Sandbox;
+  /**
+   * A sandbox started for this job ahead of time (its data mounted); the caller stops it. Asked
+   * for only once the notebook loaded: a malformed file does not wait for a sandbox it won't use.
+   */
+  prestarted?: () => Promise<Sandbox | undefined>;
   /** Called once the kernel is up and the notebook's cells run: a good moment to start the next sandbox. */
   onCellsStarted?: () => void;
   /** Artifacts go to this subdirectory of the job's directory (--fix keeps the baseline apart). */
@@ -114,9 +117,12 @@ export async function auditBaseline(job: AuditJob, ctx: JobContext): Promise<Bas
   // A notebook audited again (resume after a crash) must not keep files of the attempt that died.
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  const fail = (status: RecordStatus, reason: string, extra: Partial<AuditRecord> = {}): BaselineOutcome => ({
-    record: failedRecord(job, status, reason, ctx.env, { wallMs: Date.now() - t0, artifacts: { dir: rel(ctx, outDir) }, ...extra }),
-  });
+  const fail = (status: RecordStatus, reason: string, extra: Partial<AuditRecord> = {}): BaselineOutcome => {
+    const reportFile = path.join(outDir, 'report.json');
+    const record = failedRecord(job, status, reason, ctx.env, { wallMs: Date.now() - t0, artifacts: { dir: rel(ctx, outDir), report: rel(ctx, reportFile) }, ...extra });
+    writeFileAtomic(reportFile, JSON.stringify({ kind: 'audit-baseline', ...record }, null, 2) + '\n');
+    return { record };
+  };
 
   ctx.onProgress?.({ phase: 'loading' });
   let notebook: Notebook;
@@ -146,6 +152,7 @@ export async function auditBaseline(job: AuditJob, ctx: JobContext): Promise<Bas
   let run: RunResult;
   let executed: Notebook;
   try {
+    const reuse = ctx.prestarted ? await ctx.prestarted() : undefined;
     const out = await runNotebook(notebook, {
       sandbox: jobSandbox(job, ctx.sandbox),
       ...(job.cellTimeoutS !== undefined ? { cellTimeoutS: job.cellTimeoutS } : {}),
@@ -157,7 +164,7 @@ export async function auditBaseline(job: AuditJob, ctx: JobContext): Promise<Bas
       notes,
       onEvent: emit,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.reuseSandbox ? { reuseSandbox: ctx.reuseSandbox } : {}),
+      ...(reuse ? { reuseSandbox: reuse } : {}),
     });
     run = out.result;
     executed = out.notebook;

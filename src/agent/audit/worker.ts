@@ -13,7 +13,7 @@ import { errorMessage } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { openSandbox } from '../../executor/sandbox.js';
 import type { Sandbox } from '../../executor/types.js';
-import { loadEnvironmentInfo } from '../../fixers/rules/environment-info.js';
+import { loadEnvironmentFacts } from './environment-facts.js';
 import { auditBaseline, failedRecord, JobInterrupted, jobSandbox, type JobContext } from './baseline.js';
 import { auditFix, type FixSettings } from './fix.js';
 import type { AuditJob } from './jobs.js';
@@ -63,8 +63,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
 
   const init = async (c: WorkerConfig) => {
     config = c;
-    const info = await loadEnvironmentInfo(c.sandbox.environment);
-    env = { modules: info.modules, unavailable: new Set(Object.keys(info.unavailable)) };
+    env = await loadEnvironmentFacts(c.sandbox.environment);
     if (c.mode === 'fix' && c.fix) {
       // Only --fix loads the LLM SDKs.
       const { providerFromEnv } = await import('../../fixers/llm/factory.js');
@@ -81,9 +80,9 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
 
   const run = async (job: AuditJob, next: AuditJob | undefined) => {
     if (!config || !env) throw new Error('worker used before init');
-    let reuse: Sandbox | undefined;
+    let mine: Promise<Sandbox | undefined> | undefined;
     if (prestarted?.id === job.id) {
-      reuse = await prestarted.sandbox;
+      mine = prestarted.sandbox;
       prestarted = undefined;
     } else dropPrestart();
     let nextStarted = false;
@@ -93,7 +92,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
       env,
       signal: abort.signal,
       onProgress: (progress) => channel.send({ type: 'progress', id: job.id, progress }),
-      ...(reuse ? { reuseSandbox: reuse } : {}),
+      ...(mine ? { prestarted: () => mine! } : {}),
       onCellsStarted: () => {
         // The kernel is up: its start-up no longer competes for the CPU with the next sandbox's.
         if (!nextStarted) prestart(next);
@@ -111,7 +110,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
         channel.send({ type: 'done', id: job.id, record: failedRecord(job, 'internal-error', `internal error: ${errorMessage(err)}`, env, { mode: config.mode }) });
       }
     } finally {
-      if (reuse) stopSandbox(Promise.resolve(reuse));
+      if (mine) stopSandbox(mine);
       if (!nextStarted) prestart(next);
     }
   };

@@ -31,7 +31,8 @@ export function renderMarkdown(s: AuditSummary): string {
   out.push(`# Reproducibility audit`, '');
   out.push(`${s.audit.input ? `Input: \`${s.audit.input}\` · ` : ''}mode: ${s.audit.mode === 'fix' ? 'modernize (--fix)' : 'baseline (as-is)'} · environment: ${s.audit.environment ?? 'debian13'}${s.audit.sandbox ? ` · sandbox: ${s.audit.sandbox}` : ''}`, '');
   if (!s.audit.complete && s.audit.planned !== null) out.push(`**Incomplete:** ${t.notebooks} of ${s.audit.planned} notebooks finished (resume with \`nbmodernize audit ... --resume\`).`, '');
-  out.push(`**Reproducible: ${b.reproduced} of ${b.notebooks} (${pct(b.reproduced, b.notebooks)}) as-is → ${t.reproduced} of ${t.notebooks} (${pct(t.reproduced, t.notebooks)})${s.audit.mode === 'fix' ? ' after modernization' : ''}.**`, '');
+  const after = s.audit.mode === 'fix' ? ` → ${t.reproduced} of ${t.notebooks} (${pct(t.reproduced, t.notebooks)}) after modernization` : '';
+  out.push(`**Reproducible: ${b.reproduced} of ${b.notebooks} (${pct(b.reproduced, b.notebooks)}) as-is${after}.** Not reproduced: ${t['not-reproduced']}; could not be evaluated: ${t.failed}.`, '');
   out.push(`Cost: $${s.cost.usd.toFixed(2)} (${s.cost.llmCalls} LLM calls, ${s.cost.inputTokens} input / ${s.cost.outputTokens} output tokens) · audit time ${formatDuration(s.audit.elapsedMs)} · notebook time ${formatDuration(s.time.notebookMs)} (cells ${formatDuration(s.time.cellMs)}, overhead ${formatDuration(s.time.overheadMs)}) · median per notebook ${formatDuration(s.time.medianNotebookMs)}`, '');
 
   out.push('## Outcomes', '', '| outcome | notebooks |', '|---|---:|');

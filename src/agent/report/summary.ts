@@ -9,7 +9,7 @@ import type { StoreState } from '../audit/store.js';
 import { AuditSummary, SUMMARY_SCHEMA_VERSION, type NotebookRow } from './summary-schema.js';
 
 const RUNTIME_BUCKETS: Array<[string, number | null]> = [
-  ['< 10 s', 10_000], ['10-30 s', 30_000], ['30 s-1 min', 60_000], ['1-2 min', 120_000], ['2-5 min', 300_000], ['5-10 min', 600_000], ['> 10 min', null],
+  ['<10s', 10_000], ['10–30s', 30_000], ['30s–1m', 60_000], ['1–2m', 120_000], ['2–5m', 300_000], ['5–10m', 600_000], ['>10m', null],
 ];
 
 function count<T>(items: T[], key: (t: T) => string | undefined): Record<string, number> {
