@@ -49,6 +49,8 @@ export interface NotebookInfo {
   dataFiles: string[];
   /** Competition slug (the data is also mounted at /kaggle/input/<competition>/). */
   competition?: string;
+  /** Files the notebook writes with %%writefile (local helper modules it defines itself). */
+  writtenFiles: string[];
 }
 
 const FRAME_PRODUCERS = new Set([
@@ -76,6 +78,33 @@ export class NotebookContext {
   readonly futureDivision: boolean;
   readonly futurePrint: boolean;
 
+  private readonly memos = new Map<string, unknown>();
+  private readonly qnames = new Map<string, string | undefined>();
+
+  /** Notebook-wide values computed once per pass (cross-cell facts rules need for every cell). */
+  memo<T>(key: string, fn: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const v = fn();
+    this.memos.set(key, v);
+    return v;
+  }
+
+  /** All identifier nodes with this text, in every cell. */
+  identifiers(name: string): Array<{ node: SyntaxNode; cell: number }> {
+    const index = this.memo('identifier-index', () => {
+      const m = new Map<string, Array<{ node: SyntaxNode; cell: number }>>();
+      for (const cell of this.cells) {
+        for (const [text, nodes] of cellCache(cell).identifiers()) {
+          let l = m.get(text);
+          if (!l) m.set(text, (l = []));
+          for (const node of nodes) l.push({ node, cell: cell.index });
+        }
+      }
+      return m;
+    });
+    return index.get(name) ?? [];
+  }
+
   constructor(readonly cells: ParsedCell[], readonly info: NotebookInfo) {
     let futureDivision = false;
     let futurePrint = false;
@@ -91,6 +120,13 @@ export class NotebookContext {
     }
     this.futureDivision = futureDivision;
     this.futurePrint = futurePrint;
+  }
+
+  private framesReady = false;
+
+  private ensureFrames(): void {
+    if (this.framesReady) return;
+    this.framesReady = true;
     this.collectFrames();
   }
 
@@ -200,6 +236,7 @@ export class NotebookContext {
 
   /** Heuristic: does this expression evaluate to a pandas DataFrame? */
   isDataFrameExpr(node: SyntaxNode, cell: number): boolean {
+    this.ensureFrames();
     if (node.type === 'identifier') return this.frames.has(node.text);
     if (node.type === 'parenthesized_expression') {
       const inner = node.namedChildren.filter((c) => c && c.type !== 'comment');
@@ -231,6 +268,7 @@ export class NotebookContext {
 
   /** Heuristic: a pandas DataFrame or Series (or a name assigned from one). */
   isPandasExpr(node: SyntaxNode, cell: number): boolean {
+    this.ensureFrames();
     if (this.isDataFrameExpr(node, cell)) return true;
     if (node.type === 'identifier') return this.pandasNames.has(node.text);
     if (node.type === 'call') {
@@ -280,6 +318,14 @@ export class NotebookContext {
 
   /** Qualified name of an identifier / attribute chain through the notebook's imports. */
   qname(node: SyntaxNode, cell: number): string | undefined {
+    const key = `${cell}:${node.startIndex}:${node.endIndex}:${node.type}`;
+    if (this.qnames.has(key)) return this.qnames.get(key);
+    const q = this.computeQname(node, cell);
+    this.qnames.set(key, q);
+    return q;
+  }
+
+  private computeQname(node: SyntaxNode, cell: number): string | undefined {
     if (node.type === 'identifier') {
       const b = this.binding(node.text, cell);
       if (b && !this.assigned.has(node.text)) return b.qname;
@@ -337,6 +383,99 @@ export function collectTargets(n: SyntaxNode | null | undefined, into: Set<strin
   }
 }
 
+export interface CallInfo {
+  call: SyntaxNode;
+  fn: SyntaxNode;
+  /** Identifier text, or the attribute name of `x.name(...)`. */
+  name: string;
+  /** The receiver of `x.name(...)`. */
+  recv?: SyntaxNode;
+  nameNode: SyntaxNode;
+}
+
+export interface AttrInfo {
+  node: SyntaxNode;
+  obj: SyntaxNode;
+  name: string;
+  nameNode: SyntaxNode;
+}
+
+/** Per-tree lookups built once (reading node fields goes through WASM and is not free). */
+export class CellCache {
+  private _calls?: Map<string, CallInfo[]>;
+  private _attrs?: Map<string, AttrInfo[]>;
+  private _idents?: Map<string, SyntaxNode[]>;
+
+  constructor(private readonly cell: ParsedCell) {}
+
+  callsByName(): Map<string, CallInfo[]> {
+    if (this._calls) return this._calls;
+    const m = new Map<string, CallInfo[]>();
+    for (const call of this.cell.idx.byType.get('call') ?? []) {
+      const fn = call.childForFieldName('function');
+      if (!fn) continue;
+      let info: CallInfo | undefined;
+      if (fn.type === 'identifier') info = { call, fn, name: fn.text, nameNode: fn };
+      else if (fn.type === 'attribute') {
+        const nameNode = fn.childForFieldName('attribute');
+        const recv = fn.childForFieldName('object');
+        if (nameNode && recv) info = { call, fn, name: nameNode.text, recv, nameNode };
+      }
+      if (!info) continue;
+      let l = m.get(info.name);
+      if (!l) m.set(info.name, (l = []));
+      l.push(info);
+    }
+    return (this._calls = m);
+  }
+
+  attrsByName(): Map<string, AttrInfo[]> {
+    if (this._attrs) return this._attrs;
+    const m = new Map<string, AttrInfo[]>();
+    for (const node of this.cell.idx.byType.get('attribute') ?? []) {
+      const obj = node.childForFieldName('object');
+      const nameNode = node.childForFieldName('attribute');
+      if (!obj || !nameNode) continue;
+      const name = nameNode.text;
+      let l = m.get(name);
+      if (!l) m.set(name, (l = []));
+      l.push({ node, obj, name, nameNode });
+    }
+    return (this._attrs = m);
+  }
+
+  identifiers(): Map<string, SyntaxNode[]> {
+    if (this._idents) return this._idents;
+    const m = new Map<string, SyntaxNode[]>();
+    for (const id of this.cell.idx.byType.get('identifier') ?? []) {
+      const t = id.text;
+      let l = m.get(t);
+      if (!l) m.set(t, (l = []));
+      l.push(id);
+    }
+    return (this._idents = m);
+  }
+}
+
+const caches = new WeakMap<ParsedCell, CellCache>();
+
+export function cellCache(cell: ParsedCell): CellCache {
+  let c = caches.get(cell);
+  if (!c) caches.set(cell, (c = new CellCache(cell)));
+  return c;
+}
+
+const segmentCache = new WeakMap<object, Set<string>>();
+
+function lastSegments(qnames: Set<string>): Set<string> {
+  const cached = segmentCache.get(qnames);
+  if (cached) return cached;
+  const s = new Set<string>();
+  for (const q of qnames) s.add(q.slice(q.lastIndexOf('.') + 1));
+  segmentCache.set(qnames, s);
+  return s;
+}
+
 export class CellContext {
   constructor(readonly nb: NotebookContext, readonly cell: ParsedCell) {}
 
@@ -361,15 +500,36 @@ export class CellContext {
     return node ? this.nb.qname(node, this.cell.index) : undefined;
   }
 
+  get cache(): CellCache {
+    return cellCache(this.cell);
+  }
+
+  /** Identifier nodes of this cell with this text. */
+  identifiers(name: string): SyntaxNode[] {
+    return this.cache.identifiers().get(name) ?? [];
+  }
+
   /** Calls whose function resolves (through imports) to one of `qnames`. */
   *callsTo(qnames: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> {
     const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
-    for (const call of this.nodes('call')) {
-      const fn = call.childForFieldName('function');
-      if (!fn) continue;
-      const q = this.qname(fn);
-      if (q && set.has(q)) yield { call, fn, qname: q };
+    const byName = this.cache.callsByName();
+    const out: Array<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> = [];
+    for (const last of lastSegments(set)) {
+      for (const info of byName.get(last) ?? []) {
+        const q = this.qname(info.fn);
+        if (q && set.has(q)) out.push({ call: info.call, fn: info.fn, qname: q });
+      }
     }
+    out.sort((a, b) => a.call.startIndex - b.call.startIndex);
+    yield* out;
+  }
+
+  /** Calls whose function's last name is in `names` (identifier or attribute), any receiver. */
+  callsNamed(names: Iterable<string>): CallInfo[] {
+    const byName = this.cache.callsByName();
+    const out: CallInfo[] = [];
+    for (const n of new Set(names)) out.push(...(byName.get(n) ?? []));
+    return out.sort((a, b) => a.call.startIndex - b.call.startIndex);
   }
 
   /**
@@ -377,22 +537,33 @@ export class CellContext {
    * imported module or class: `np.sort(...)` is not a `.sort()` method call).
    */
   *methodCalls(names: Iterable<string>): Generator<{ call: SyntaxNode; recv: SyntaxNode; name: string; nameNode: SyntaxNode; attr: SyntaxNode }> {
-    const set = names instanceof Set ? (names as Set<string>) : new Set(names);
-    for (const call of this.nodes('call')) {
-      const m = methodCall(call);
-      if (m && set.has(m.name) && !this.qname(m.recv)) yield { call, ...m };
+    for (const info of this.callsNamed(names)) {
+      if (!info.recv || this.qname(info.recv)) continue;
+      yield { call: info.call, recv: info.recv, name: info.name, nameNode: info.nameNode, attr: info.fn };
     }
   }
 
   /** Attribute nodes whose qualified name is in `qnames` (e.g. "numpy.float"). */
   *attributesTo(qnames: Iterable<string>): Generator<{ node: SyntaxNode; qname: string }> {
     const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
-    for (const node of this.nodes('attribute')) {
-      const attr = node.childForFieldName('attribute');
-      if (!attr) continue;
-      const q = this.qname(node);
-      if (q && set.has(q)) yield { node, qname: q };
+    const byName = this.cache.attrsByName();
+    const out: Array<{ node: SyntaxNode; qname: string }> = [];
+    for (const last of lastSegments(set)) {
+      for (const info of byName.get(last) ?? []) {
+        const q = this.qname(info.node);
+        if (q && set.has(q)) out.push({ node: info.node, qname: q });
+      }
     }
+    out.sort((a, b) => a.node.startIndex - b.node.startIndex);
+    yield* out;
+  }
+
+  /** Attribute nodes `x.name` with name in `names`. */
+  attributesNamed(names: Iterable<string>): AttrInfo[] {
+    const byName = this.cache.attrsByName();
+    const out: AttrInfo[] = [];
+    for (const n of new Set(names)) out.push(...(byName.get(n) ?? []));
+    return out.sort((a, b) => a.node.startIndex - b.node.startIndex);
   }
 
   inError(node: SyntaxNode): boolean {

@@ -7,7 +7,7 @@
  * `../input/<file>`. Writes into directories that do not exist go to the working dir instead.
  */
 import type { SyntaxNode } from '../python/parser.js';
-import type { CellContext, NotebookContext } from './context.js';
+import { cellCache, type CellContext, type NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
 import { callArgs, kwValue, replaceNode, stringValue, quoteOf } from './tree.js';
@@ -20,6 +20,8 @@ const READERS: Record<string, string> = {
   'pandas.DataFrame.from_csv': 'path', 'numpy.loadtxt': 'fname', 'numpy.genfromtxt': 'fname', 'numpy.load': 'file',
   'numpy.fromfile': 'file', 'io.open': 'file', 'codecs.open': 'filename', 'PIL.Image.open': 'fp', 'csv.reader': '',
 };
+
+const READER_NAMES = [...new Set([...Object.keys(READERS).map((q) => q.slice(q.lastIndexOf('.') + 1)), 'open'])];
 
 const WRITERS = new Set(['to_csv', 'to_excel', 'to_pickle', 'to_json', 'to_parquet', 'savefig', 'to_hdf', 'to_feather']);
 
@@ -129,6 +131,7 @@ function rewriteTo(ctx: CellContext, expr: PathExpr, rel: string): TextEdit {
 
 const dataPath = rule({
   id: 'data-path',
+  triggers: READER_NAMES,
   library: 'data',
   title: 'competition data read from the author\'s path',
   old: "pd.read_csv('data/train.csv')",
@@ -163,7 +166,7 @@ const dataPath = rule({
       return rel;
     };
     const pathNames = new Set<string>();
-    for (const call of ctx.nodes('call')) {
+    for (const { call } of ctx.callsNamed(READER_NAMES)) {
       const arg = readPathArg(ctx.nb, ctx.index, call);
       if (!arg) continue;
       if (arg.type === 'identifier') { pathNames.add(arg.text); continue; }
@@ -172,14 +175,19 @@ const dataPath = rule({
       if (expr && rel) yield { node: arg, edits: [rewriteTo(ctx, expr, rel)], message: `${expr.literal ?? expr.tail} is read from the author's layout; the competition file is at ../input/${rel}` };
     }
     // `train_file = 'data/train.csv'` (assigned once) later passed to a reader, in this or another cell.
-    const usedAsPath = new Set<string>(pathNames);
-    for (const cell of ctx.nb.cells) {
-      if (cell.index === ctx.index) continue;
-      for (const call of cell.idx.byType.get('call') ?? []) {
-        const arg = readPathArg(ctx.nb, cell.index, call);
-        if (arg?.type === 'identifier') usedAsPath.add(arg.text);
+    const usedAsPath = ctx.nb.memo('data-path-names', () => {
+      const s = new Set<string>();
+      for (const cell of ctx.nb.cells) {
+        const byName = cellCache(cell).callsByName();
+        for (const n of READER_NAMES) {
+          for (const { call } of byName.get(n) ?? []) {
+            const arg = readPathArg(ctx.nb, cell.index, call);
+            if (arg?.type === 'identifier') s.add(arg.text);
+          }
+        }
       }
-    }
+      return s;
+    });
     for (const a of ctx.nodes('assignment')) {
       const left = a.childForFieldName('left');
       const right = a.childForFieldName('right');
@@ -193,19 +201,31 @@ const dataPath = rule({
 });
 
 function assignmentCount(ctx: CellContext, name: string): number {
-  let n = 0;
-  for (const cell of ctx.nb.cells) {
-    for (const a of cell.idx.byType.get('assignment') ?? []) if (a.childForFieldName('left')?.text === name) n++;
-    for (const a of cell.idx.byType.get('augmented_assignment') ?? []) if (a.childForFieldName('left')?.text === name) n++;
-  }
-  return n;
+  const counts = ctx.nb.memo('assignment-counts', () => {
+    const m = new Map<string, number>();
+    for (const cell of ctx.nb.cells) {
+      for (const t of ['assignment', 'augmented_assignment']) {
+        for (const a of cell.idx.byType.get(t) ?? []) {
+          const l = a.childForFieldName('left');
+          if (l?.type === 'identifier') m.set(l.text, (m.get(l.text) ?? 0) + 1);
+        }
+      }
+    }
+    return m;
+  });
+  return counts.get(name) ?? 0;
 }
 
 /** Directories the notebook creates itself (os.makedirs('out'), os.mkdir('out')). */
 function createdDirs(ctx: CellContext): Set<string> {
+  return ctx.nb.memo('created-dirs', () => createdDirsOf(ctx));
+}
+
+function createdDirsOf(ctx: CellContext): Set<string> {
   const out = new Set<string>();
   for (const cell of ctx.nb.cells) {
-    for (const call of cell.idx.byType.get('call') ?? []) {
+    const byName = cellCache(cell).callsByName();
+    for (const { call } of [...(byName.get('makedirs') ?? []), ...(byName.get('mkdir') ?? [])]) {
       const q = ctx.nb.qname(call.childForFieldName('function')!, cell.index);
       if (q !== 'os.makedirs' && q !== 'os.mkdir' && q !== 'pathlib.Path.mkdir') continue;
       const v = stringValue(callArgs(call)?.positional[0]);
@@ -217,6 +237,7 @@ function createdDirs(ctx: CellContext): Set<string> {
 
 const outputPath = rule({
   id: 'data-output-path',
+  triggers: [...WRITERS, 'savefig', 'save', 'savetxt', 'open'],
   library: 'data',
   title: 'output written into a directory that does not exist',
   old: "submission.to_csv('output/submission.csv')",
@@ -251,9 +272,8 @@ const outputPath = rule({
       const r = check(callArgs(call)?.positional[0]);
       if (r) yield { node: r.node, edits: [replaceNode(r.node, r.text)], message: `${r.dir}/ does not exist in the sandbox; the file is written to the working dir` };
     }
-    for (const call of ctx.nodes('call')) {
-      const fn = call.childForFieldName('function');
-      if (fn?.type !== 'identifier' || fn.text !== 'open' || ctx.nb.isBound('open')) continue;
+    for (const { call, fn } of ctx.callsNamed(['open'])) {
+      if (fn.type !== 'identifier' || ctx.nb.isBound('open')) continue;
       const args = callArgs(call);
       const mode = stringValue(args?.positional[1] ?? kwValue(args?.keywords.get('mode'))) ?? 'r';
       if (!/[wa]/.test(mode)) continue;

@@ -11,7 +11,7 @@ import type { Finding, FixType } from '../../core/patch.js';
 import { parsePython } from '../python/parser.js';
 import { maskIPython, overlapsMasked } from './ipython.js';
 import { indexTree } from './tree.js';
-import { CellContext, NotebookContext, type EnvironmentInfo, type ParsedCell } from './context.js';
+import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
 import { Era, normalizeVersions, ruleAppliesToEnvironment } from './versions.js';
 
@@ -106,6 +106,11 @@ export function notebookInfo(nb: Notebook, cells: ParsedCell[], opts: EngineOpti
     era: new Era(opts.era ?? {}, pythonVersion),
     dataFiles: [...(opts.dataFiles ?? [])],
     competition: opts.competition,
+    writtenFiles: nb.cells.flatMap((c) => {
+      if (c.cell_type !== 'code') return [];
+      const m = /^[ \t]*%%writefile\s+(?:-a\s+)?(\S+)/.exec(sourceText(c.source));
+      return m ? [m[1]] : [];
+    }),
   };
 }
 
@@ -126,11 +131,26 @@ interface RawFinding {
   note?: string;
 }
 
-function runRules(nbCtx: NotebookContext, rules: readonly Rule[]): RawFinding[] {
+/** Top-level module a library's rules need imported somewhere in the notebook (else they cannot match). */
+const LIBRARY_MODULE: Partial<Record<string, string>> = {
+  numpy: 'numpy', pandas: 'pandas', 'scikit-learn': 'sklearn', seaborn: 'seaborn', xgboost: 'xgboost', scipy: 'scipy', statsmodels: 'statsmodels',
+};
+
+function activeRules(nbCtx: NotebookContext, rules: readonly Rule[]): Rule[] {
+  return rules.filter((r) => {
+    const mod = LIBRARY_MODULE[r.library];
+    return !mod || nbCtx.importedModules.has(mod);
+  });
+}
+
+function runRules(nbCtx: NotebookContext, allRules: readonly Rule[]): RawFinding[] {
   const out: RawFinding[] = [];
+  const rules = activeRules(nbCtx, allRules);
   for (const cell of nbCtx.cells) {
     const ctx = new CellContext(nbCtx, cell);
+    const idents = cellCache(cell).identifiers();
     for (const rule of rules) {
+      if (rule.triggers && !rule.triggers.some((t) => idents.has(t))) continue;
       for (const match of rule.find(ctx)) {
         let edits = match.edits ?? [];
         let note: string | undefined;

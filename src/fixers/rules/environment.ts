@@ -27,6 +27,10 @@ function importedTopModules(ctx: CellContext): Array<{ module: string; full: str
 }
 
 function unavailableIndex(ctx: CellContext): Map<string, { name: string; candidates: string[] }> {
+  return ctx.nb.memo('unavailable-index', () => buildUnavailableIndex(ctx));
+}
+
+function buildUnavailableIndex(ctx: CellContext): Map<string, { name: string; candidates: string[] }> {
   const map = new Map<string, { name: string; candidates: string[] }>();
   for (const [name, candidates] of Object.entries(ctx.nb.info.environment.unavailable)) {
     map.set(IMPORT_NAMES[name] ?? name.replace(/-/g, '_'), { name, candidates });
@@ -64,12 +68,7 @@ const unavailable = rule({
 
 /** Modules a cell writes with %%writefile (local helpers defined in the notebook itself). */
 function writtenModules(ctx: CellContext): Set<string> {
-  const out = new Set<string>();
-  for (const c of ctx.nb.cells) {
-    const m = /^[ \t]*%%writefile\s+(?:-a\s+)?(\S+)\.py\b/m.exec(c.source);
-    if (m) out.add(m[1].split('/').pop()!);
-  }
-  return out;
+  return ctx.nb.memo('written-modules', () => new Set(ctx.nb.info.writtenFiles.filter((f) => f.endsWith('.py')).map((f) => f.split('/').pop()!.slice(0, -3))));
 }
 
 const missingModule = rule({

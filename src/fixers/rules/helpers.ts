@@ -212,12 +212,7 @@ export function deleteStatement(ctx: CellContext, stmt: SyntaxNode): TextEdit {
 
 /** `first cell index` using a free identifier `name` (for one-time import insertion). */
 export function firstCellUsing(ctx: CellContext, name: string): number | undefined {
-  for (const cell of ctx.nb.cells) {
-    for (const id of cell.idx.byType.get('identifier') ?? []) {
-      if (id.text === name) return cell.index;
-    }
-  }
-  return undefined;
+  return ctx.nb.identifiers(name)[0]?.cell;
 }
 
 export { insertAt, replaceNode, callArgs, kwValue, removeArgument };

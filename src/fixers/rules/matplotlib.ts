@@ -9,6 +9,7 @@ const MPL_SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.p
 
 const histNormed = rule({
   id: 'mpl-hist-normed',
+  triggers: ['normed', 'hist_kws'],
   library: 'matplotlib',
   title: 'hist(normed=)',
   old: 'plt.hist(x, normed=True)',
@@ -29,10 +30,7 @@ const histNormed = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
-      const fn = call.childForFieldName('function');
-      const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
-      if (!name || !/^(hist|hist2d|histogram)$/.test(name)) continue;
+    for (const { call, fn } of ctx.callsNamed(['hist', 'hist2d', 'histogram'])) {
       const q = ctx.qname(fn);
       if (q?.startsWith('numpy.')) continue; // numpy rule
       const args = callArgs(call);
@@ -54,6 +52,7 @@ const histNormed = rule({
 
 const seabornStyles = rule({
   id: 'mpl-seaborn-styles',
+  triggers: ['use', 'context'],
   library: 'matplotlib',
   title: "style 'seaborn-*'",
   old: "plt.style.use('seaborn-whitegrid')",
@@ -69,8 +68,8 @@ const seabornStyles = rule({
     beforeError: 'OSError',
   }],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
-      const q = ctx.qname(call.childForFieldName('function'));
+    for (const { call, fn } of ctx.callsNamed(['use', 'context'])) {
+      const q = ctx.qname(fn);
       if (!q || !/^matplotlib\.(pyplot\.)?style\.(use|context)$/.test(q)) continue;
       const first = callArgs(call)?.positional[0];
       if (!first) continue;
@@ -87,6 +86,7 @@ const seabornStyles = rule({
 
 const gcaProjection = rule({
   id: 'mpl-gca-projection',
+  triggers: ['gca'],
   library: 'matplotlib',
   title: "gca(projection='3d')",
   old: "fig.gca(projection='3d')",
@@ -116,6 +116,7 @@ const gcaProjection = rule({
 
 const axes3dFigure = rule({
   id: 'mpl-axes3d-figure',
+  triggers: ['Axes3D'],
   library: 'matplotlib',
   title: 'Axes3D(fig) no longer adds itself to the figure',
   old: 'ax = Axes3D(fig)',
@@ -142,6 +143,7 @@ const axes3dFigure = rule({
 
 const mlabNormpdf = rule({
   id: 'mpl-mlab-normpdf',
+  triggers: ['normpdf'],
   library: 'matplotlib',
   title: 'mlab.normpdf',
   old: 'mlab.normpdf(x, mu, sigma)',
@@ -169,6 +171,7 @@ const mlabNormpdf = rule({
 
 const axisbg = rule({
   id: 'mpl-axisbg',
+  triggers: ['axisbg', 'set_axis_bgcolor'],
   library: 'matplotlib',
   title: 'axisbg= / set_axis_bgcolor()',
   old: "plt.subplot(111, axisbg='w'); ax.set_axis_bgcolor('w')",
@@ -194,6 +197,7 @@ const axisbg = rule({
 
 const hold = rule({
   id: 'mpl-hold',
+  triggers: ['hold'],
   library: 'matplotlib',
   title: 'plt.hold()',
   old: 'plt.hold(True)',
@@ -221,6 +225,7 @@ const hold = rule({
 
 const gridB = rule({
   id: 'mpl-grid-b',
+  triggers: ['grid'],
   library: 'matplotlib',
   title: 'grid(b=)',
   old: 'plt.grid(b=True)',
@@ -236,10 +241,7 @@ const gridB = rule({
     beforeError: 'ValueError',
   }],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
-      const fn = call.childForFieldName('function');
-      const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
-      if (name !== 'grid') continue;
+    for (const { call } of ctx.callsNamed(['grid'])) {
       const kw = callArgs(call)?.keywords.get('b');
       if (kw) yield { node: kw, edits: [renameKeyword(kw, 'visible')] };
     }
@@ -248,6 +250,7 @@ const gridB = rule({
 
 const spectral = rule({
   id: 'mpl-spectral-colormap',
+  triggers: ['spectral', 'cmap'],
   library: 'matplotlib',
   title: "the 'spectral' colormap",
   old: "cmap=plt.cm.spectral / cmap='spectral'",
@@ -276,6 +279,7 @@ const spectral = rule({
 
 const colorCycle = rule({
   id: 'mpl-set-color-cycle',
+  triggers: ['set_color_cycle'],
   library: 'matplotlib',
   title: 'Axes.set_color_cycle',
   old: "ax.set_color_cycle(['r', 'g'])",

@@ -23,6 +23,7 @@ function npRename(
   const first = Object.keys(map)[0];
   return rule({
     id,
+    triggers: Object.keys(map),
     library: 'numpy',
     title,
     old: `np.${first}`,
@@ -60,6 +61,7 @@ function ninf(node: SyntaxNode, obj: string): string {
 
 const infAliases = rule({
   id: 'numpy-inf-aliases',
+  triggers: ['Inf', 'Infinity', 'infty', 'PINF', 'NINF'],
   library: 'numpy',
   title: 'np.Inf / np.Infinity / np.infty / np.PINF / np.NINF',
   old: 'np.Inf, np.NINF',
@@ -132,6 +134,7 @@ const mat = npRename(
 
 const asfarray = rule({
   id: 'numpy-asfarray',
+  triggers: ['asfarray'],
   library: 'numpy',
   title: 'np.asfarray',
   old: 'np.asfarray(x)',
@@ -156,6 +159,7 @@ function npRef(ctx: CellContext) {
 
 const ptpMethod = rule({
   id: 'numpy-ptp-method',
+  triggers: ['ptp'],
   library: 'numpy',
   title: 'ndarray.ptp()',
   old: 'arr.ptp()',
@@ -179,6 +183,7 @@ const ptpMethod = rule({
 
 const asscalar = rule({
   id: 'numpy-asscalar',
+  triggers: ['asscalar'],
   library: 'numpy',
   title: 'np.asscalar',
   old: 'np.asscalar(a)',
@@ -199,6 +204,7 @@ const asscalar = rule({
 
 const histogramNormed = rule({
   id: 'numpy-histogram-normed',
+  triggers: ['normed'],
   library: 'numpy',
   title: 'np.histogram(normed=)',
   old: 'np.histogram(x, normed=True)',
@@ -218,6 +224,7 @@ const histogramNormed = rule({
 
 const raggedArray = rule({
   id: 'numpy-ragged-array',
+  triggers: ['array', 'asarray'],
   library: 'numpy',
   title: 'ragged nested sequences need dtype=object',
   old: 'np.array([[1, 2], [3]])',
@@ -243,6 +250,7 @@ const raggedArray = rule({
 
 const printoptionsNan = rule({
   id: 'numpy-printoptions-threshold-nan',
+  triggers: ['set_printoptions'],
   library: 'numpy',
   title: 'np.set_printoptions(threshold=np.nan)',
   old: 'np.set_printoptions(threshold=np.nan)',
@@ -275,6 +283,7 @@ const printoptionsNan = rule({
 function stdlibAlias(id: string, name: string, removedIn: string, fixture: { before: string; after: string; expect: string }): Rule {
   return rule({
     id,
+    triggers: [name],
     library: 'numpy',
     title: `np.${name}`,
     old: `np.${name}.X`,
@@ -308,6 +317,7 @@ const npMath = stdlibAlias('numpy-math-module', 'math', '2.0', {
 
 const msort = rule({
   id: 'numpy-msort',
+  triggers: ['msort'],
   library: 'numpy',
   title: 'np.msort',
   old: 'np.msort(a)',
@@ -328,6 +338,7 @@ const msort = rule({
 
 const alen = rule({
   id: 'numpy-alen',
+  triggers: ['alen'],
   library: 'numpy',
   title: 'np.alen',
   old: 'np.alen(a)',
@@ -347,6 +358,7 @@ const alen = rule({
 
 const itemset = rule({
   id: 'numpy-itemset',
+  triggers: ['itemset'],
   library: 'numpy',
   title: 'ndarray.itemset()',
   old: 'a.itemset(i, v)',

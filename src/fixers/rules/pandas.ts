@@ -23,6 +23,7 @@ function withImport(ref: { edit?: TextEdit }, edits: TextEdit[]): TextEdit[] {
 
 const ix = rule({
   id: 'pandas-ix',
+  triggers: ['ix'],
   library: 'pandas',
   title: '.ix indexer',
   old: 'df.ix[rows, cols]',
@@ -46,9 +47,7 @@ const ix = rule({
     },
   ],
   *find(ctx) {
-    for (const attr of ctx.nodes('attribute')) {
-      const name = attr.childForFieldName('attribute');
-      if (name?.text !== 'ix') continue;
+    for (const { node: attr, nameNode: name } of ctx.attributesNamed(['ix'])) {
       const sub = attr.parent;
       if (!sub || sub.type !== 'subscript' || !sameNode(sub.childForFieldName('value'), attr)) continue;
       const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
@@ -82,6 +81,7 @@ const APPEND_KW = ['ignore_index', 'sort', 'verify_integrity'];
 
 const append = rule({
   id: 'pandas-append',
+  triggers: ['append'],
   library: 'pandas',
   title: 'DataFrame.append / Series.append',
   old: 'df = df.append(other, ignore_index=True)',
@@ -139,6 +139,7 @@ const append = rule({
 
 const asMatrix = rule({
   id: 'pandas-as-matrix',
+  triggers: ['as_matrix'],
   library: 'pandas',
   title: 'DataFrame.as_matrix()',
   old: 'df.as_matrix(columns)',
@@ -167,6 +168,7 @@ const asMatrix = rule({
 
 const getSetValue = rule({
   id: 'pandas-get-set-value',
+  triggers: ['get_value', 'set_value'],
   library: 'pandas',
   title: 'get_value / set_value',
   old: 'df.get_value(i, c); df.set_value(i, c, v)',
@@ -201,6 +203,7 @@ const getSetValue = rule({
 
 const fromCsv = rule({
   id: 'pandas-from-csv',
+  triggers: ['from_csv'],
   library: 'pandas',
   title: 'DataFrame.from_csv',
   old: 'pd.DataFrame.from_csv(path)',
@@ -232,6 +235,7 @@ const fromCsv = rule({
 
 const convertObjects = rule({
   id: 'pandas-convert-objects',
+  triggers: ['convert_objects'],
   library: 'pandas',
   title: 'DataFrame.convert_objects',
   old: 'df.convert_objects(convert_numeric=True)',
@@ -291,6 +295,7 @@ function windowMoment(ctx: CellContext, call: SyntaxNode, kind: 'rolling' | 'exp
 
 const rollingFns = rule({
   id: 'pandas-rolling-functions',
+  triggers: ROLLING.flatMap((f) => [`rolling_${f}`, `expanding_${f}`]),
   library: 'pandas',
   title: 'pd.rolling_* / pd.expanding_* functions',
   old: 'pd.rolling_mean(s, 3)',
@@ -320,6 +325,7 @@ const EWM_KW = new Set(['com', 'span', 'halflife', 'alpha', 'min_periods', 'adju
 
 const ewmFns = rule({
   id: 'pandas-ewm-functions',
+  triggers: Object.keys(EWM),
   library: 'pandas',
   title: 'pd.ewma / pd.ewmstd / pd.ewmvar',
   old: 'pd.ewma(s, span=10)',
@@ -347,6 +353,7 @@ const ewmFns = rule({
 
 const sortRule = rule({
   id: 'pandas-sort',
+  triggers: ['sort'],
   library: 'pandas',
   title: 'DataFrame.sort(columns=)',
   old: "df.sort(columns='a', ascending=False)",
@@ -382,6 +389,7 @@ const sortRule = rule({
 
 const orderRule = rule({
   id: 'pandas-order',
+  triggers: ['order'],
   library: 'pandas',
   title: 'Series.order()',
   old: 's.order(ascending=False)',
@@ -407,6 +415,7 @@ const orderRule = rule({
 
 const sortIndexBy = rule({
   id: 'pandas-sort-index-by',
+  triggers: ['sort_index'],
   library: 'pandas',
   title: 'sort_index(by=)',
   old: "df.sort_index(by='a')",
@@ -432,6 +441,7 @@ const PLOTTING_FNS = ['scatter_matrix', 'parallel_coordinates', 'andrews_curves'
 
 const plottingModule = rule({
   id: 'pandas-tools-plotting',
+  triggers: ['tools', ...PLOTTING_FNS],
   library: 'pandas',
   title: 'pandas.tools.plotting / pd.scatter_matrix',
   old: 'from pandas.tools.plotting import scatter_matrix; pd.scatter_matrix(df)',
@@ -462,6 +472,7 @@ const plottingModule = rule({
 
 const panel = rule({
   id: 'pandas-panel',
+  triggers: ['Panel', 'Panel4D'],
   library: 'pandas',
   title: 'pd.Panel',
   old: 'pd.Panel(data)',
@@ -484,6 +495,7 @@ const panel = rule({
 
 const nestedRenamer = rule({
   id: 'pandas-nested-renamer',
+  triggers: ['agg', 'aggregate'],
   library: 'pandas',
   title: 'agg with a dict of renames',
   old: "df.groupby('k')['v'].agg({'total': 'sum'})",
@@ -537,6 +549,7 @@ const nestedRenamer = rule({
 
 const badLines = rule({
   id: 'pandas-error-bad-lines',
+  triggers: ['error_bad_lines', 'warn_bad_lines'],
   library: 'pandas',
   title: 'read_csv(error_bad_lines=, warn_bad_lines=)',
   old: 'pd.read_csv(f, error_bad_lines=False)',
@@ -576,6 +589,7 @@ const badLines = rule({
 
 const iteritems = rule({
   id: 'pandas-iteritems',
+  triggers: ['iteritems'],
   library: 'pandas',
   title: 'DataFrame.iteritems / Series.iteritems',
   old: 'df.iteritems()',
@@ -600,6 +614,7 @@ const iteritems = rule({
 
 const mad = rule({
   id: 'pandas-mad',
+  triggers: ['mad'],
   library: 'pandas',
   title: 'DataFrame.mad / Series.mad',
   old: 'df.mad()',
@@ -662,6 +677,7 @@ function positionalToKeywords(args: Args, spec: { names: string[]; keep: number 
 
 const keywordOnly = rule({
   id: 'pandas-keyword-only-arguments',
+  triggers: [...Object.keys(KEYWORD_ONLY), 'concat', 'read_csv', 'read_table'],
   library: 'pandas',
   title: 'positional arguments that became keyword-only',
   old: "df.drop('c', 1); df.dropna(0, 'any'); s.str.split(',', 1); pd.concat([a, b], 1)",
@@ -696,6 +712,7 @@ const keywordOnly = rule({
 
 const dtWeek = rule({
   id: 'pandas-dt-week',
+  triggers: ['week', 'weekofyear'],
   library: 'pandas',
   title: '.dt.week / .dt.weekofyear',
   old: 's.dt.week',
@@ -711,10 +728,7 @@ const dtWeek = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const a of ctx.nodes('attribute')) {
-      const name = a.childForFieldName('attribute');
-      const obj = a.childForFieldName('object');
-      if (!name || !obj || !['week', 'weekofyear'].includes(name.text)) continue;
+    for (const { node: a, nameNode: name, obj } of ctx.attributesNamed(['week', 'weekofyear'])) {
       if (obj.type !== 'attribute' || obj.childForFieldName('attribute')?.text !== 'dt') continue;
       yield { node: a, edits: [replaceNode(name, 'isocalendar().week')] };
     }
@@ -723,6 +737,7 @@ const dtWeek = rule({
 
 const numericIndex = rule({
   id: 'pandas-numeric-index-classes',
+  triggers: ['Int64Index', 'Float64Index', 'UInt64Index'],
   library: 'pandas',
   title: 'pd.Int64Index / Float64Index / UInt64Index',
   old: 'pd.Int64Index(values)',
@@ -755,6 +770,7 @@ const numericIndex = rule({
 
 const pdNp = rule({
   id: 'pandas-np-alias',
+  triggers: ['np'],
   library: 'pandas',
   title: 'pd.np',
   old: 'pd.np.mean(x)',
@@ -780,6 +796,7 @@ const pdNp = rule({
 
 const pdDatetime = rule({
   id: 'pandas-datetime-alias',
+  triggers: ['datetime'],
   library: 'pandas',
   title: 'pd.datetime',
   old: 'pd.datetime(2020, 1, 1)',
@@ -807,6 +824,7 @@ const pdDatetime = rule({
 
 const utilTesting = rule({
   id: 'pandas-util-testing',
+  triggers: ['testing'],
   library: 'pandas',
   title: 'pandas.util.testing',
   old: 'import pandas.util.testing as tm',
@@ -829,6 +847,7 @@ const utilTesting = rule({
 function methodRename(id: string, oldName: string, newName: string, removedIn: string, link: string, fixture: { before: string; after: string; expect: string }, opts: { pandasOnly?: boolean; message?: string; newText?: (recv: SyntaxNode, args: Args) => string | undefined } = {}): Rule {
   return rule({
     id,
+    triggers: [oldName],
     library: 'pandas',
     title: `${oldName}()`,
     old: `x.${oldName}(...)`,
@@ -873,6 +892,7 @@ const validRule = methodRename('pandas-valid', 'valid', 'dropna', '1.0', PD10, {
 
 const clipUpperLower = rule({
   id: 'pandas-clip-upper-lower',
+  triggers: ['clip_upper', 'clip_lower'],
   library: 'pandas',
   title: 'clip_upper / clip_lower',
   old: 's.clip_upper(v)',
@@ -906,6 +926,7 @@ const NONNEGATIVE_OPTIONS = new Set(['display.max_colwidth', 'display.max_rows',
 
 const setOption = rule({
   id: 'pandas-set-option',
+  triggers: ['set_option', 'options'],
   library: 'pandas',
   title: 'removed and ambiguous display options',
   old: "pd.set_option('display.max_colwidth', -1); pd.set_option('precision', 3); pd.set_option('display.height', 500)",
@@ -962,6 +983,7 @@ const RESAMPLE_HOW = new Set(['mean', 'sum', 'max', 'min', 'median', 'ohlc', 'fi
 
 const resampleHow = rule({
   id: 'pandas-resample-how',
+  triggers: ['resample'],
   library: 'pandas',
   title: "resample(rule, how='sum')",
   old: "s.resample('M', how='sum')",
@@ -995,6 +1017,7 @@ const LEVEL_REDUCTIONS = ['sum', 'mean', 'count', 'max', 'min', 'median', 'std',
 
 const levelReductions = rule({
   id: 'pandas-level-reductions',
+  triggers: ['level'],
   library: 'pandas',
   title: 'reductions with level=',
   old: 's.sum(level=0)',
@@ -1022,6 +1045,7 @@ const levelReductions = rule({
 
 const seriesNonzero = rule({
   id: 'pandas-series-nonzero',
+  triggers: ['nonzero'],
   library: 'pandas',
   title: 'Series.nonzero()',
   old: 's.nonzero()',
@@ -1048,6 +1072,7 @@ const seriesNonzero = rule({
 
 const lineTerminator = rule({
   id: 'pandas-line-terminator',
+  triggers: ['line_terminator'],
   library: 'pandas',
   title: 'to_csv(line_terminator=)',
   old: "df.to_csv(f, line_terminator='\\n')",
@@ -1072,6 +1097,7 @@ const lineTerminator = rule({
 
 const timeGrouper = rule({
   id: 'pandas-timegrouper',
+  triggers: ['TimeGrouper'],
   library: 'pandas',
   title: 'pd.TimeGrouper',
   old: "pd.TimeGrouper('M')",
@@ -1099,6 +1125,7 @@ const timeGrouper = rule({
 
 const isMonotonic = rule({
   id: 'pandas-is-monotonic',
+  triggers: ['is_monotonic'],
   library: 'pandas',
   title: 'Index.is_monotonic',
   old: 'idx.is_monotonic',
@@ -1114,15 +1141,15 @@ const isMonotonic = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const a of ctx.nodes('attribute')) {
-      const name = a.childForFieldName('attribute');
-      if (name?.text === 'is_monotonic' && !ctx.qname(a)) yield { node: a, edits: [replaceNode(name, 'is_monotonic_increasing')] };
+    for (const { node: a, nameNode: name } of ctx.attributesNamed(['is_monotonic'])) {
+      if (!ctx.qname(a)) yield { node: a, edits: [replaceNode(name, 'is_monotonic_increasing')] };
     }
   },
 });
 
 const readCsvSqueeze = rule({
   id: 'pandas-read-csv-squeeze',
+  triggers: ['squeeze'],
   library: 'pandas',
   title: 'read_csv(squeeze=True)',
   old: 'pd.read_csv(f, squeeze=True)',
@@ -1152,6 +1179,7 @@ const readCsvSqueeze = rule({
 
 const lookup = rule({
   id: 'pandas-lookup',
+  triggers: ['lookup'],
   library: 'pandas',
   title: 'DataFrame.lookup',
   old: 'df.lookup(rows, cols)',
@@ -1179,6 +1207,7 @@ const NUMERIC_REDUCTIONS = ['mean', 'median', 'std', 'var', 'sem', 'skew', 'kurt
 
 const numericOnly = rule({
   id: 'pandas-numeric-only',
+  triggers: NUMERIC_REDUCTIONS,
   library: 'pandas',
   title: 'reductions over non-numeric columns',
   old: "df.groupby('k').mean(); df.corr(); df.fillna(df.median())",
@@ -1213,6 +1242,7 @@ const REGEX_META = /[.^$*+?{}[\]\\|()]/;
 
 const strReplaceRegex = rule({
   id: 'pandas-str-replace-regex',
+  triggers: ['replace'],
   library: 'pandas',
   title: 'str.replace default regex=True -> False',
   old: "s.str.replace('[0-9]', '')",

@@ -5,7 +5,7 @@
  * is ours to do.
  */
 import type { SyntaxNode } from '../python/parser.js';
-import type { CellContext } from './context.js';
+import { cellCache, type CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, deleteStatement, firstCellUsing, moveModules, lineIndent } from './helpers.js';
 import { callArgs, callOf, insertAt, methodCall, paren, replaceNode, sameNode } from './tree.js';
@@ -16,14 +16,15 @@ const SYNTAX = (what: RegExp | string) => [err('SyntaxError', what)];
 /** A free use of a builtin `name` the notebook does not define itself. */
 function* freeNames(ctx: CellContext, name: string): Generator<SyntaxNode> {
   if (ctx.nb.isBound(name)) return;
-  for (const id of ctx.nodes('identifier')) {
-    if (id.text === name && ctx.isFreeName(id)) yield id;
+  for (const id of ctx.identifiers(name)) {
+    if (ctx.isFreeName(id)) yield id;
   }
 }
 
 function builtinRename(id: string, oldName: string, newName: string, ename: RegExp, fixture: { before: string; after: string; expect: string }, extra: Partial<Rule> = {}): Rule {
   return rule({
     id,
+    triggers: [oldName],
     library: 'python',
     title: `Python 2 builtin ${oldName}() is gone`,
     old: `${oldName}(...)`,
@@ -330,6 +331,7 @@ const unichrB = builtinRename('py2-unichr', 'unichr', 'chr', /name 'unichr' is n
 
 const fileBuiltin = rule({
   id: 'py2-file-builtin',
+  triggers: ['file'],
   library: 'python',
   title: 'file() builtin',
   old: "file('x.txt')",
@@ -346,6 +348,7 @@ const fileBuiltin = rule({
 
 const cmpBuiltin = rule({
   id: 'py2-cmp',
+  triggers: ['cmp'],
   library: 'python',
   title: 'cmp() builtin',
   old: 'cmp(a, b)',
@@ -372,6 +375,7 @@ function importOnce(ctx: CellContext, name: string, line: string, node: SyntaxNo
 
 const reduceB = rule({
   id: 'py2-reduce',
+  triggers: ['reduce'],
   library: 'python',
   title: 'reduce() moved to functools',
   old: 'reduce(f, xs)',
@@ -397,6 +401,7 @@ const reduceB = rule({
 
 const setdefaultencoding = rule({
   id: 'py2-setdefaultencoding',
+  triggers: ['setdefaultencoding', 'reload'],
   library: 'python',
   title: 'reload(sys); sys.setdefaultencoding(...)',
   old: "reload(sys)\nsys.setdefaultencoding('utf8')",
@@ -430,11 +435,12 @@ const setdefaultencoding = rule({
 });
 
 function usesSetdefaultencoding(ctx: CellContext): boolean {
-  return ctx.nb.cells.some((c) => (c.idx.byType.get('identifier') ?? []).some((i) => i.text === 'setdefaultencoding'));
+  return ctx.nb.identifiers('setdefaultencoding').length > 0;
 }
 
 const reloadB = rule({
   id: 'py2-reload',
+  triggers: ['reload'],
   library: 'python',
   title: 'reload() moved to importlib',
   old: 'reload(module)',
@@ -468,6 +474,7 @@ const ITER_METHODS: Record<string, string> = {
 
 const dictIter = rule({
   id: 'py2-dict-iter-methods',
+  triggers: Object.keys(ITER_METHODS),
   library: 'python',
   title: 'dict.iteritems()/iterkeys()/itervalues()',
   old: 'd.iteritems()',
@@ -493,6 +500,7 @@ const dictIter = rule({
 
 const hasKey = rule({
   id: 'py2-has-key',
+  triggers: ['has_key'],
   library: 'python',
   title: 'dict.has_key(k)',
   old: 'd.has_key(k)',
@@ -529,6 +537,7 @@ function inOperand(n: SyntaxNode): string {
 
 const keysIndex = rule({
   id: 'py2-dict-view-indexing',
+  triggers: ['keys', 'values', 'items'],
   library: 'python',
   title: 'indexing d.keys()/values()/items()',
   old: 'd.keys()[0]',
@@ -580,6 +589,7 @@ function iteratingContext(ctx: CellContext, call: SyntaxNode): boolean {
 
 const listBuiltins = rule({
   id: 'py2-list-builtins',
+  triggers: ['map', 'filter', 'zip'],
   library: 'python',
   title: 'map()/filter()/zip() return iterators',
   old: 'map(f, xs)[0]  /  len(zip(a, b))',
@@ -601,8 +611,7 @@ const listBuiltins = rule({
   *find(ctx) {
     for (const name of ['map', 'filter', 'zip']) {
       if (ctx.nb.isBound(name)) continue;
-      for (const id of ctx.nodes('identifier')) {
-        if (id.text !== name) continue;
+      for (const id of ctx.identifiers(name)) {
         const call = callOf(id);
         if (!call || iteratingContext(ctx, call)) continue;
         const p = call.parent;
@@ -619,6 +628,7 @@ const listBuiltins = rule({
 
 const rangeList = rule({
   id: 'py2-range-list',
+  triggers: ['range'],
   library: 'python',
   title: 'range() is not a list',
   old: 'range(3) + [9]  /  random.shuffle(range(n))',
@@ -635,8 +645,7 @@ const rangeList = rule({
   }],
   *find(ctx) {
     if (ctx.nb.isBound('range')) return;
-    for (const id of ctx.nodes('identifier')) {
-      if (id.text !== 'range') continue;
+    for (const id of ctx.identifiers('range')) {
       const call = callOf(id);
       if (!call) continue;
       const p = call.parent;
@@ -650,6 +659,7 @@ const rangeList = rule({
 
 const nextMethod = rule({
   id: 'py2-next-method',
+  triggers: ['next'],
   library: 'python',
   title: 'iterator.next()',
   old: 'it.next()',
@@ -660,7 +670,7 @@ const nextMethod = rule({
   message: 'iterators have no .next() method in Python 3; use next(it)',
   fixtures: [{ before: 'it = iter([1, 2])\nprint(it.next())', after: 'it = iter([1, 2])\nprint(next(it))', expect: '1', beforeError: 'AttributeError' }],
   *find(ctx) {
-    const definesNext = ctx.nb.cells.some((c) => (c.idx.byType.get('function_definition') ?? []).some((f) => f.childForFieldName('name')?.text === 'next'));
+    const definesNext = ctx.nb.memo('defines-next', () => ctx.nb.cells.some((c) => (c.idx.byType.get('function_definition') ?? []).some((f) => f.childForFieldName('name')?.text === 'next')));
     if (definesNext || ctx.nb.isBound('next')) return;
     for (const { call, recv } of ctx.methodCalls(['next'])) {
       if (callArgs(call)?.all.length) continue;
@@ -676,6 +686,7 @@ const STRING_CONSTANTS: Record<string, string> = {
 
 const stringConstants = rule({
   id: 'py2-string-constants',
+  triggers: ['letters', 'lowercase', 'uppercase', 'maketrans'],
   library: 'python',
   title: 'string.letters / lowercase / uppercase / maketrans',
   old: 'string.letters',
@@ -703,6 +714,7 @@ const STRING_FUNCS = new Set(['join', 'split', 'strip', 'lstrip', 'rstrip', 'low
 
 const stringFunctions = rule({
   id: 'py2-string-functions',
+  triggers: [...STRING_FUNCS],
   library: 'python',
   title: 'string module functions',
   old: "string.join(words, '-')  /  string.upper(s)",
@@ -718,8 +730,7 @@ const stringFunctions = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
-      const fn = call.childForFieldName('function');
+    for (const { call, fn } of ctx.callsNamed(STRING_FUNCS)) {
       const q = ctx.qname(fn);
       if (!q || !q.startsWith('string.') || !STRING_FUNCS.has(q.slice(7))) continue;
       const name = q.slice(7);
@@ -738,6 +749,7 @@ const stringFunctions = rule({
 
 const urllib2 = rule({
   id: 'py2-urllib2',
+  triggers: ['urllib2'],
   library: 'python',
   title: 'urllib2 module',
   old: 'import urllib2',
@@ -764,6 +776,7 @@ const URLLIB_FUNCS: Record<string, string> = {
 
 const urllibFuncs = rule({
   id: 'py2-urllib-functions',
+  triggers: ['urllib'],
   library: 'python',
   title: 'urllib.urlopen / urlencode / quote',
   old: 'urllib.urlencode(d)',
@@ -785,10 +798,8 @@ const urllibFuncs = rule({
       yield { node, edits: [{ start: attr.startIndex, end: attr.startIndex, text: `${URLLIB_FUNCS[qname.slice(7)]}.` }] };
     }
     // `import urllib` -> `import urllib.request, urllib.parse` so the submodules are loaded.
-    const anyUse = ctx.nb.cells.some((c) => (c.idx.byType.get('attribute') ?? []).some((a) => {
-      const o = a.childForFieldName('object');
-      return o?.text === 'urllib' && (a.childForFieldName('attribute')?.text ?? '') in URLLIB_FUNCS;
-    }));
+    const anyUse = ctx.nb.memo('urllib-py2-use', () => ctx.nb.cells.some((c) => Object.keys(URLLIB_FUNCS).some((f) =>
+      (cellCache(c).attrsByName().get(f) ?? []).some((a) => a.obj.text === 'urllib'))));
     if (!anyUse) return;
     for (const stmt of ctx.nodes('import_statement')) {
       for (const item of stmt.childrenForFieldName('name')) {
@@ -800,6 +811,7 @@ const urllibFuncs = rule({
 
 const cPickle = rule({
   id: 'py2-cpickle',
+  triggers: ['cPickle'],
   library: 'python',
   title: 'cPickle module',
   old: 'import cPickle',
@@ -826,6 +838,7 @@ const cPickle = rule({
 
 const stringIO = rule({
   id: 'py2-stringio',
+  triggers: ['StringIO', 'cStringIO'],
   library: 'python',
   title: 'StringIO / cStringIO modules',
   old: 'from StringIO import StringIO',
@@ -855,6 +868,7 @@ const RENAMED_MODULES: Record<string, string> = {
 
 const renamedModules = rule({
   id: 'py2-renamed-modules',
+  triggers: Object.keys(RENAMED_MODULES),
   library: 'python',
   title: 'renamed standard modules (Queue, ConfigParser, urlparse, httplib...)',
   old: 'import Queue',
@@ -878,6 +892,7 @@ const ITERTOOLS: Record<string, string> = { izip: 'zip', imap: 'map', ifilter: '
 
 const itertoolsRenames = rule({
   id: 'py2-itertools',
+  triggers: ['itertools', ...Object.keys(ITERTOOLS)],
   library: 'python',
   title: 'itertools.izip / imap / ifilter / izip_longest',
   old: 'from itertools import izip',
@@ -909,7 +924,8 @@ const itertoolsRenames = rule({
       else yield { node: stmt, edits: [deleteStatement(ctx, stmt)] };
     }
     // Bare uses of names imported from itertools.
-    for (const id of ctx.nodes('identifier')) {
+    const local = [...ctx.nb.bindings].filter(([, list]) => list.some((b) => b.qname.startsWith('itertools.') && b.qname.slice(10) in ITERTOOLS)).map(([n]) => n);
+    for (const id of local.flatMap((n) => ctx.identifiers(n))) {
       if (!ctx.isFreeName(id) || id.parent?.type === 'attribute' && sameNode(id.parent.childForFieldName('attribute'), id)) continue;
       const q = ctx.qname(id);
       if (!q || !q.startsWith('itertools.')) continue;
@@ -923,6 +939,7 @@ const itertoolsRenames = rule({
 
 const sysMaxint = rule({
   id: 'py2-sys-maxint',
+  triggers: ['maxint'],
   library: 'python',
   title: 'sys.maxint',
   old: 'sys.maxint',
@@ -939,6 +956,7 @@ const sysMaxint = rule({
 
 const getcwdu = rule({
   id: 'py2-os-getcwdu',
+  triggers: ['getcwdu'],
   library: 'python',
   title: 'os.getcwdu()',
   old: 'os.getcwdu()',
@@ -955,6 +973,7 @@ const getcwdu = rule({
 
 const strDecode = rule({
   id: 'py2-str-decode',
+  triggers: ['decode'],
   library: 'python',
   title: "str.decode('utf-8')",
   old: "s.decode('utf-8')",
@@ -1009,6 +1028,10 @@ function provablyInt(ctx: CellContext, n: SyntaxNode, intNames: Set<string>, dep
 }
 
 function intNamesOf(ctx: CellContext): Set<string> {
+  return ctx.nb.memo('int-names', () => computeIntNames(ctx));
+}
+
+function computeIntNames(ctx: CellContext): Set<string> {
   const assigned = new Map<string, SyntaxNode[]>();
   for (const cell of ctx.nb.cells) {
     for (const a of cell.idx.byType.get('assignment') ?? []) {
@@ -1028,11 +1051,9 @@ function intNamesOf(ctx: CellContext): Set<string> {
       if (rights.every((r) => r.type !== 'augmented_assignment' && provablyInt(ctx, r, ints))) ints.add(name);
     }
   }
-  // Names also bound by loops, parameters or tuple unpacking are not provable.
-  for (const name of [...ints]) {
-    const defs = ctx.nb.cells.flatMap((c) => (c.idx.byType.get('for_statement') ?? []).map((f) => f.childForFieldName('left')?.text));
-    if (defs.includes(name)) ints.delete(name);
-  }
+  // Names also bound by loops are not provable.
+  const loopVars = new Set(ctx.nb.cells.flatMap((c) => (c.idx.byType.get('for_statement') ?? []).map((f) => f.childForFieldName('left')?.text)));
+  for (const name of [...ints]) if (loopVars.has(name)) ints.delete(name);
   return ints;
 }
 

@@ -11,6 +11,7 @@ const MISC_SPECIAL = ['comb', 'factorial', 'factorial2', 'factorialk', 'logsumex
 
 const miscSpecial = rule({
   id: 'scipy-misc-special',
+  triggers: MISC_SPECIAL,
   library: 'scipy',
   title: 'scipy.misc.comb / factorial / logsumexp',
   old: 'from scipy.misc import comb',
@@ -49,6 +50,7 @@ const MISC_IMAGE = ['imread', 'imsave', 'imresize', 'imrotate', 'imshow', 'imfil
 
 const miscImages = rule({
   id: 'scipy-misc-image-functions',
+  triggers: MISC_IMAGE,
   library: 'scipy',
   title: 'scipy.misc.imread / imresize / imsave ...',
   old: "scipy.misc.imread('a.png'); scipy.misc.imresize(img, (64, 64))",
@@ -81,6 +83,7 @@ const INTEGRATE: Record<string, string> = { simps: 'simpson', trapz: 'trapezoid'
 
 const integrateRenames = rule({
   id: 'scipy-integrate-renames',
+  triggers: [...Object.keys(INTEGRATE), 'simpson'],
   library: 'scipy',
   title: 'integrate.simps / trapz / cumtrapz',
   old: 'integrate.simps(y, x)',
@@ -97,10 +100,9 @@ const integrateRenames = rule({
   }],
   *find(ctx) {
     yield* moveImportedNames(ctx, 'scipy.integrate', Object.fromEntries(Object.entries(INTEGRATE).map(([k, v]) => [k, { module: 'scipy.integrate', name: v }])));
-    for (const call of ctx.nodes('call')) {
-      const fn = call.childForFieldName('function');
+    for (const { call, fn } of ctx.callsNamed([...Object.keys(INTEGRATE), ...Object.values(INTEGRATE), 'simpson'])) {
       const q = ctx.qname(fn);
-      if (!fn || !q || !q.startsWith('scipy.integrate.')) continue;
+      if (!q || !q.startsWith('scipy.integrate.')) continue;
       const old = q.slice('scipy.integrate.'.length);
       const args = callArgs(call)!;
       const fromAlias = fn.type === 'identifier';
@@ -120,6 +122,7 @@ const integrateRenames = rule({
 
 const interp2d = rule({
   id: 'scipy-interp2d',
+  triggers: ['interp2d'],
   library: 'scipy',
   title: 'interpolate.interp2d',
   old: 'interp2d(x, y, z)',
@@ -142,6 +145,7 @@ const interp2d = rule({
 
 const modeKeepdims = rule({
   id: 'scipy-stats-mode-keepdims',
+  triggers: ['mode'],
   library: 'scipy',
   title: 'stats.mode(x)[0][0]',
   old: 'stats.mode(x)[0][0]',
@@ -184,6 +188,7 @@ const NUMPY_RANDOM_REEXPORTS = new Set(['rand', 'randn']);
 
 const numpyReexports = rule({
   id: 'scipy-numpy-reexports',
+  triggers: [...NUMPY_REEXPORTS, ...NUMPY_RANDOM_REEXPORTS],
   library: 'scipy',
   title: 'numpy functions through the scipy namespace (sp.mean, scipy.log...)',
   old: 'sp.log(x)',
@@ -199,11 +204,8 @@ const numpyReexports = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx): Generator<RuleMatch> {
-    for (const node of ctx.nodes('attribute')) {
-      const obj = node.childForFieldName('object');
-      const attr = node.childForFieldName('attribute');
-      if (!obj || !attr || ctx.qname(obj) !== 'scipy') continue;
-      const name = attr.text;
+    for (const { node, obj, name } of ctx.attributesNamed([...NUMPY_REEXPORTS, ...NUMPY_RANDOM_REEXPORTS])) {
+      if (ctx.qname(obj) !== 'scipy') continue;
       if (!NUMPY_REEXPORTS.has(name) && !NUMPY_RANDOM_REEXPORTS.has(name)) continue;
       const ref = ctx.moduleRef('numpy', 'np');
       if (!ref) { yield { node }; continue; }
@@ -217,6 +219,7 @@ const STATS_NAN: Record<string, string> = { nanmean: 'nanmean', nanstd: 'nanstd'
 
 const statsRemoved = rule({
   id: 'scipy-stats-removed-functions',
+  triggers: [...Object.keys(STATS_NAN), 'chisqprob'],
   library: 'scipy',
   title: 'stats.nanmean / nanstd / nanmedian / chisqprob',
   old: 'stats.nanmean(x); stats.chisqprob(c, df)',
@@ -244,6 +247,7 @@ const statsRemoved = rule({
 
 const sparseA = rule({
   id: 'scipy-sparse-toarray',
+  triggers: ['A', 'H'],
   library: 'scipy',
   title: 'sparse_matrix.A / .H',
   old: 'X.A',
@@ -260,9 +264,8 @@ const sparseA = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const a of ctx.nodes('attribute')) {
-      const name = a.childForFieldName('attribute');
-      if (!name || (name.text !== 'A' && name.text !== 'H') || ctx.qname(a)) continue;
+    for (const { node: a, nameNode: name } of ctx.attributesNamed(['A', 'H'])) {
+      if (ctx.qname(a)) continue;
       if (a.parent?.type === 'call' && sameNode(a.parent.childForFieldName('function'), a)) continue;
       yield { node: a, edits: [replaceNode(name, name.text === 'A' ? 'toarray()' : 'conj().T')] };
     }

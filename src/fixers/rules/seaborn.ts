@@ -22,6 +22,7 @@ function renameFn(fn: SyntaxNode, name: string): TextEdit {
 
 const factorplot = rule({
   id: 'seaborn-factorplot',
+  triggers: ['factorplot'],
   library: 'seaborn',
   title: 'sns.factorplot',
   old: "sns.factorplot(x='c', y='y', data=df)",
@@ -47,6 +48,7 @@ const factorplot = rule({
 
 const lvplot = rule({
   id: 'seaborn-lvplot',
+  triggers: ['lvplot'],
   library: 'seaborn',
   title: 'sns.lvplot',
   old: 'sns.lvplot(...)',
@@ -68,6 +70,7 @@ const lvplot = rule({
 
 const tsplot = rule({
   id: 'seaborn-tsplot',
+  triggers: ['tsplot'],
   library: 'seaborn',
   title: 'sns.tsplot',
   old: "sns.tsplot(data=df, time='t', unit='u', condition='c', value='v')",
@@ -110,6 +113,7 @@ const OLD_POSITIONAL: Record<string, string[]> = {
 
 const positional = rule({
   id: 'seaborn-positional-arguments',
+  triggers: Object.keys(OLD_POSITIONAL),
   library: 'seaborn',
   title: 'positional x/y arguments',
   old: "sns.barplot('c', 'y', data=df); sns.countplot(df.c); sns.kdeplot(a, b)",
@@ -156,6 +160,7 @@ const SIZE_FUNCS = ['factorplot', 'catplot', 'lmplot', 'pairplot', 'jointplot', 
 
 const sizeHeight = rule({
   id: 'seaborn-size-height',
+  triggers: ['size'],
   library: 'seaborn',
   title: 'size= -> height=',
   old: 'sns.FacetGrid(df, col="c", size=3)',
@@ -180,6 +185,7 @@ const sizeHeight = rule({
 
 const statFunc = rule({
   id: 'seaborn-jointplot-stat-func',
+  triggers: ['stat_func'],
   library: 'seaborn',
   title: 'jointplot(stat_func=)',
   old: 'sns.jointplot(x=..., y=..., stat_func=stats.pearsonr)',
@@ -204,6 +210,7 @@ const statFunc = rule({
 
 const removedFunctions = rule({
   id: 'seaborn-removed-functions',
+  triggers: ['corrplot', 'interactplot', 'coefplot', 'axlabel', 'symmatplot'],
   library: 'seaborn',
   title: 'sns.corrplot / interactplot / coefplot / axlabel',
   old: 'sns.corrplot(df)',

@@ -13,14 +13,13 @@ const unexpectedKw = (kw: string) => err('TypeError', new RegExp(`got an unexpec
 /** Calls to sklearn classes/functions named `names`, however they were imported (public, private or removed module paths). */
 function* sklearnCalls(ctx: CellContext, names: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; name: string; args: Args }> {
   const set = new Set(names);
-  for (const call of ctx.nodes('call')) {
-    const fn = call.childForFieldName('function');
+  for (const { call, fn } of ctx.callsNamed(set)) {
     const q = ctx.qname(fn);
     if (!q || !q.startsWith('sklearn.')) continue;
     const name = q.split('.').pop()!;
     if (!set.has(name)) continue;
     const args = callArgs(call);
-    if (args) yield { call, fn: fn!, name, args };
+    if (args) yield { call, fn, name, args };
   }
 }
 
@@ -54,6 +53,7 @@ function* renameParamValues(ctx: CellContext, classes: string[], param: string, 
 
 const crossValidation = rule({
   id: 'sklearn-cross-validation-module',
+  triggers: ['cross_validation'],
   library: 'scikit-learn',
   title: 'sklearn.cross_validation',
   old: 'from sklearn.cross_validation import train_test_split',
@@ -75,6 +75,7 @@ const crossValidation = rule({
 
 const gridSearch = rule({
   id: 'sklearn-grid-search-module',
+  triggers: ['grid_search'],
   library: 'scikit-learn',
   title: 'sklearn.grid_search',
   old: 'from sklearn.grid_search import GridSearchCV',
@@ -96,6 +97,7 @@ const gridSearch = rule({
 
 const learningCurveModule = rule({
   id: 'sklearn-learning-curve-module',
+  triggers: ['learning_curve'],
   library: 'scikit-learn',
   title: 'sklearn.learning_curve',
   old: 'from sklearn.learning_curve import learning_curve',
@@ -194,7 +196,7 @@ const oldCvIterators = rule({
     },
   ],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
+    for (const { call } of ctx.callsNamed(Object.keys(OLD_CV))) {
       const info = oldCvCall(ctx, call);
       if (!info) continue;
       const spec = OLD_CV[info.name];
@@ -241,9 +243,20 @@ const oldCvIterators = rule({
       for (const l of loops) yield { node: l, edits: [{ start: l.endIndex, end: l.endIndex, text: splitCall }] };
     }
     // Loops over an old-style iterator assigned in another cell.
-    for (const loop of [...ctx.nodes('for_statement'), ...ctx.nodes('for_in_clause')]) {
+    const cvNames = ctx.nb.memo('old-cv-names', () => {
+      const names = new Set<string>();
+      for (const c of ctx.nb.cells) {
+        for (const a of c.idx.byType.get('assignment') ?? []) {
+          const right = a.childForFieldName('right');
+          const fnText = right?.type === 'call' ? right.childForFieldName('function')?.text ?? '' : '';
+          if (fnText.split('.').pop()! in OLD_CV) names.add(a.childForFieldName('left')?.text ?? '');
+        }
+      }
+      return names;
+    });
+    for (const loop of cvNames.size ? [...ctx.nodes('for_statement'), ...ctx.nodes('for_in_clause')] : []) {
       const right = loop.childForFieldName('right');
-      if (right?.type !== 'identifier') continue;
+      if (right?.type !== 'identifier' || !cvNames.has(right.text)) continue;
       const def = oldCvAssignment(ctx, right.text);
       if (!def || def.cell === ctx.index) continue;
       yield { node: right, edits: [{ start: right.endIndex, end: right.endIndex, text: def.split }] };
@@ -253,20 +266,22 @@ const oldCvIterators = rule({
 
 function usesOf(ctx: CellContext, name: string, def: SyntaxNode): Array<{ node: SyntaxNode; cell: number }> {
   const out: Array<{ node: SyntaxNode; cell: number }> = [];
-  for (const cell of ctx.nb.cells) {
-    for (const id of cell.idx.byType.get('identifier') ?? []) {
-      if (id.text !== name || (cell.index === ctx.index && sameNode(id, def))) continue;
-      const p = id.parent;
-      if (p?.type === 'attribute' && sameNode(p.childForFieldName('attribute'), id)) continue;
-      if (p?.type === 'keyword_argument' && sameNode(p.childForFieldName('name'), id)) continue;
-      out.push({ node: id, cell: cell.index });
-    }
+  for (const { node: id, cell } of ctx.nb.identifiers(name)) {
+    if (sameNode(id, def)) continue;
+    const p = id.parent;
+    if (p?.type === 'attribute' && sameNode(p.childForFieldName('attribute'), id)) continue;
+    if (p?.type === 'keyword_argument' && sameNode(p.childForFieldName('name'), id)) continue;
+    out.push({ node: id, cell });
   }
   return out;
 }
 
 /** `name = KFold(n, n_folds=k)` (old API) somewhere in the notebook, and only used as cv= or in loops. */
 function oldCvAssignment(ctx: CellContext, name: string): { cell: number; split: string } | undefined {
+  return ctx.nb.memo(`old-cv:${name}`, () => computeOldCvAssignment(ctx, name));
+}
+
+function computeOldCvAssignment(ctx: CellContext, name: string): { cell: number; split: string } | undefined {
   for (const cell of ctx.nb.cells) {
     for (const a of cell.idx.byType.get('assignment') ?? []) {
       const left = a.childForFieldName('left');
@@ -290,6 +305,7 @@ function oldCvAssignment(ctx: CellContext, name: string): { cell: number; split:
 
 const gridScores = rule({
   id: 'sklearn-grid-scores',
+  triggers: ['grid_scores_'],
   library: 'scikit-learn',
   title: 'GridSearchCV.grid_scores_',
   old: 'gs.grid_scores_',
@@ -306,12 +322,13 @@ const gridScores = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const a of ctx.nodes('attribute')) if (a.childForFieldName('attribute')?.text === 'grid_scores_') yield { node: a };
+    for (const a of ctx.attributesNamed(['grid_scores_'])) yield { node: a.node };
   },
 });
 
 const imputer = rule({
   id: 'sklearn-imputer',
+  triggers: ['Imputer', 'SimpleImputer'],
   library: 'scikit-learn',
   title: 'preprocessing.Imputer',
   old: "Imputer(missing_values='NaN', strategy='mean', axis=0)",
@@ -331,8 +348,8 @@ const imputer = rule({
     for (const { node } of ctx.attributesTo(['sklearn.preprocessing.Imputer'])) {
       yield { node, edits: [replaceNode(node, 'SimpleImputer'), ctx.importEdit('from sklearn.impute import SimpleImputer')] };
     }
-    for (const call of ctx.nodes('call')) {
-      const q = ctx.qname(call.childForFieldName('function'));
+    for (const { call, fn } of ctx.callsNamed(['Imputer', 'SimpleImputer'])) {
+      const q = ctx.qname(fn);
       if (q !== 'sklearn.preprocessing.Imputer' && q !== 'sklearn.impute.SimpleImputer') continue;
       const args = callArgs(call)!;
       const edits: TextEdit[] = [];
@@ -357,6 +374,7 @@ const imputer = rule({
 function externalsRule(id: string, lib: string, removedIn: string, fixture: { before: string; after: string; expect: string }): Rule {
   return rule({
     id,
+    triggers: ['externals'],
     library: 'scikit-learn',
     title: `sklearn.externals.${lib}`,
     old: `from sklearn.externals import ${lib}`,
@@ -418,6 +436,7 @@ delete PRIVATE_MODULES['sklearn.model_selection._split'];
 
 const privateModules = rule({
   id: 'sklearn-private-modules',
+  triggers: ['sklearn'],
   library: 'scikit-learn',
   title: 'imports from private modules (ensemble.forest, tree.tree, metrics.scorer...)',
   old: 'from sklearn.ensemble.forest import RandomForestClassifier',
@@ -439,6 +458,7 @@ const privateModules = rule({
 
 const jaccard = rule({
   id: 'sklearn-jaccard-similarity-score',
+  triggers: ['jaccard_similarity_score'],
   library: 'scikit-learn',
   title: 'metrics.jaccard_similarity_score',
   old: 'jaccard_similarity_score(y_true, y_pred)',
@@ -455,8 +475,8 @@ const jaccard = rule({
     beforeError: 'ImportError',
   }],
   *find(ctx) {
-    for (const id of ctx.nodes('identifier')) {
-      if (id.text !== 'jaccard_similarity_score' || id.parent?.type === 'aliased_import') continue;
+    for (const id of ctx.identifiers('jaccard_similarity_score')) {
+      if (id.parent?.type === 'aliased_import') continue;
       const inImport = id.parent?.type === 'dotted_name' && id.parent.parent?.type === 'import_from_statement';
       if (inImport || ctx.qname(id) === 'sklearn.metrics.jaccard_similarity_score' || (id.parent?.type === 'attribute' && ctx.qname(id.parent) === 'sklearn.metrics.jaccard_similarity_score')) yield { node: id };
     }
@@ -465,6 +485,7 @@ const jaccard = rule({
 
 const oneHotCategorical = rule({
   id: 'sklearn-onehot-categorical-features',
+  triggers: ['categorical_features', 'n_values'],
   library: 'scikit-learn',
   title: 'OneHotEncoder(categorical_features=, n_values=)',
   old: 'OneHotEncoder(categorical_features=[0]).fit_transform(X)',
@@ -489,6 +510,7 @@ const oneHotCategorical = rule({
 
 const oneHotSparse = rule({
   id: 'sklearn-onehot-sparse',
+  triggers: ['sparse'],
   library: 'scikit-learn',
   title: 'OneHotEncoder(sparse=)',
   old: 'OneHotEncoder(sparse=False)',
@@ -513,6 +535,7 @@ const oneHotSparse = rule({
 
 const getFeatureNames = rule({
   id: 'sklearn-get-feature-names',
+  triggers: ['get_feature_names'],
   library: 'scikit-learn',
   title: 'get_feature_names()',
   old: 'vec.get_feature_names()',
@@ -538,6 +561,7 @@ const getFeatureNames = rule({
 
 const loadBoston = rule({
   id: 'sklearn-load-boston',
+  triggers: ['load_boston'],
   library: 'scikit-learn',
   title: 'datasets.load_boston',
   old: 'load_boston()',
@@ -554,8 +578,7 @@ const loadBoston = rule({
     beforeError: 'ImportError',
   }],
   *find(ctx) {
-    for (const id of ctx.nodes('identifier')) {
-      if (id.text !== 'load_boston') continue;
+    for (const id of ctx.identifiers('load_boston')) {
       const inImport = id.parent?.type === 'dotted_name' && id.parent.parent?.type === 'import_from_statement';
       const q = ctx.qname(id.parent?.type === 'attribute' ? id.parent : id);
       if (inImport || q === 'sklearn.datasets.load_boston') yield { node: id };
@@ -570,6 +593,7 @@ const PLOT_FNS: Record<string, string> = {
 
 const plotFunctions = rule({
   id: 'sklearn-plot-functions',
+  triggers: Object.keys(PLOT_FNS),
   library: 'scikit-learn',
   title: 'metrics.plot_confusion_matrix / plot_roc_curve / plot_precision_recall_curve',
   old: 'plot_confusion_matrix(clf, X, y)',
@@ -591,10 +615,9 @@ const plotFunctions = rule({
         if (it?.type === 'dotted_name' && it.text in PLOT_FNS) yield { node: it, edits: [replaceNode(it, PLOT_FNS[it.text])] };
       }
     }
-    for (const call of ctx.nodes('call')) {
-      const fn = call.childForFieldName('function');
+    for (const { call, fn } of ctx.callsNamed(Object.keys(PLOT_FNS))) {
       const q = ctx.qname(fn);
-      if (!fn || !q || !q.startsWith('sklearn.metrics.')) continue;
+      if (!q || !q.startsWith('sklearn.metrics.')) continue;
       const name = q.slice('sklearn.metrics.'.length);
       if (!(name in PLOT_FNS)) continue;
       if (fn.type === 'identifier') yield { node: call, edits: [replaceNode(fn, `${PLOT_FNS[name]}.from_estimator`)] };
@@ -607,6 +630,7 @@ const LINEAR_NORMALIZE = ['LinearRegression', 'Ridge', 'RidgeCV', 'RidgeClassifi
 
 const normalizeParam = rule({
   id: 'sklearn-normalize-parameter',
+  triggers: ['normalize'],
   library: 'scikit-learn',
   title: 'normalize= in linear models',
   old: 'Lasso(alpha=0.1, normalize=True)',
@@ -725,6 +749,7 @@ const maxFeaturesAuto = rule({
 
 const baseEstimator = rule({
   id: 'sklearn-base-estimator',
+  triggers: ['base_estimator'],
   library: 'scikit-learn',
   title: 'base_estimator=',
   old: 'BaggingClassifier(base_estimator=tree)',
@@ -803,6 +828,7 @@ const OLD_ORDER: Record<string, { names: string[]; keep: number }> = {
 
 const positionalParams = rule({
   id: 'sklearn-positional-parameters',
+  triggers: Object.keys(OLD_ORDER),
   library: 'scikit-learn',
   title: 'positional estimator parameters',
   old: "SVC(1.0, 'rbf')",
@@ -836,6 +862,7 @@ const positionalParams = rule({
 
 const nIter = rule({
   id: 'sklearn-n-iter',
+  triggers: ['n_iter', 'n_topics'],
   library: 'scikit-learn',
   title: 'SGD/Perceptron n_iter=',
   old: 'SGDClassifier(n_iter=5)',
@@ -867,6 +894,7 @@ const nIter = rule({
 
 const randomizedPca = rule({
   id: 'sklearn-randomized-pca',
+  triggers: ['RandomizedPCA'],
   library: 'scikit-learn',
   title: 'RandomizedPCA',
   old: 'RandomizedPCA(n_components=2)',
@@ -886,11 +914,10 @@ const randomizedPca = rule({
       if (stmt.childForFieldName('module_name')?.text !== 'sklearn.decomposition') continue;
       for (const it of stmt.childrenForFieldName('name')) if (it?.type === 'dotted_name' && it.text === 'RandomizedPCA') yield { node: it, edits: [replaceNode(it, 'PCA')] };
     }
-    for (const call of ctx.nodes('call')) {
-      const fn = call.childForFieldName('function');
+    for (const { call, fn } of ctx.callsNamed(['RandomizedPCA'])) {
       if (ctx.qname(fn) !== 'sklearn.decomposition.RandomizedPCA') continue;
       const args = callArgs(call)!;
-      const edits = [replaceNode(fn!.type === 'attribute' ? fn!.childForFieldName('attribute')! : fn!, 'PCA')];
+      const edits = [replaceNode(fn.type === 'attribute' ? fn.childForFieldName('attribute')! : fn, 'PCA')];
       if (!args.keywords.has('svd_solver')) edits.push(addArgument(args, "svd_solver='randomized'"));
       yield { node: call, edits };
     }
@@ -899,6 +926,7 @@ const randomizedPca = rule({
 
 const ldaQda = rule({
   id: 'sklearn-lda-qda-modules',
+  triggers: ['lda', 'qda'],
   library: 'scikit-learn',
   title: 'sklearn.lda / sklearn.qda',
   old: 'from sklearn.lda import LDA',
@@ -926,6 +954,7 @@ const OLD_SCORERS: Record<string, string> = {
 
 const scorerNames = rule({
   id: 'sklearn-scoring-names',
+  triggers: ['scoring'],
   library: 'scikit-learn',
   title: "scoring='mean_squared_error'",
   old: "cross_val_score(m, X, y, scoring='mean_squared_error')",
@@ -941,10 +970,13 @@ const scorerNames = rule({
     beforeError: 'InvalidParameterError',
   }],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
+    for (const kw of ctx.nodes('keyword_argument')) {
+      if (kw.childForFieldName('name')?.text !== 'scoring') continue;
+      const call = kw.parent?.parent;
+      if (call?.type !== 'call') continue;
       const q = ctx.qname(call.childForFieldName('function'));
       if (!q?.startsWith('sklearn.')) continue;
-      const v = kwValue(callArgs(call)?.keywords.get('scoring'));
+      const v = kwValue(kw);
       for (const { node, to } of stringLiteralIn(v, OLD_SCORERS)) yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
     }
   },
@@ -952,6 +984,7 @@ const scorerNames = rule({
 
 const removedParams = rule({
   id: 'sklearn-removed-parameters',
+  triggers: ['n_jobs', 'precompute_distances', 'presort', 'iid', 'behaviour', 'algorithm'],
   library: 'scikit-learn',
   title: 'removed no-op parameters (n_jobs/precompute_distances in KMeans, presort, iid=False, algorithm=full)',
   old: "KMeans(n_clusters=3, n_jobs=-1, algorithm='full'); GradientBoostingClassifier(presort=False)",
@@ -1001,6 +1034,7 @@ const FIT_METHODS = ['fit', 'fit_transform', 'transform', 'predict', 'predict_pr
 
 const oneDimensionalInput = rule({
   id: 'sklearn-1d-input',
+  triggers: FIT_METHODS,
   library: 'scikit-learn',
   title: '1-D feature arrays',
   old: "scaler.fit_transform(df['Age'])",
@@ -1036,6 +1070,7 @@ function pinRule(spec: {
 }): Rule {
   return rule({
     id: spec.id,
+    triggers: spec.classes,
     library: 'scikit-learn',
     title: spec.title,
     old: `${spec.classes[0]}()`,

@@ -17,6 +17,10 @@ function isOldArimaCall(ctx: CellContext, call: SyntaxNode): string | undefined 
 
 /** Names assigned from the old ARIMA/ARMA constructors anywhere in the notebook. */
 function arimaNames(ctx: CellContext): Set<string> {
+  return ctx.nb.memo('arima-names', () => computeArimaNames(ctx));
+}
+
+function computeArimaNames(ctx: CellContext): Set<string> {
   const out = new Set<string>();
   for (const cell of ctx.nb.cells) {
     for (const a of cell.idx.byType.get('assignment') ?? []) {
@@ -34,6 +38,7 @@ const FIT_DROP = new Set(['disp', 'transparams', 'solver', 'maxiter', 'full_outp
 
 const arimaModel = rule({
   id: 'statsmodels-arima-model',
+  triggers: ['ARIMA', 'ARMA', 'arima_model', 'fit', 'forecast'],
   library: 'statsmodels',
   title: 'tsa.arima_model.ARIMA / ARMA',
   old: 'from statsmodels.tsa.arima_model import ARIMA; ARIMA(s, order=(1, 1, 0)).fit(disp=0)',
@@ -63,7 +68,7 @@ const arimaModel = rule({
       yield { node, edits: [replaceNode(node.childForFieldName('attribute')!, 'ARIMA')] };
     }
     // ARMA(endog, order=(p, q)) -> order=(p, 0, q)
-    for (const call of ctx.nodes('call')) {
+    for (const { call } of ctx.callsNamed(['ARMA', 'ARIMA'])) {
       const q = ctx.qname(call.childForFieldName('function'));
       const isArma = q?.endsWith('.ARMA') || (q === 'statsmodels.tsa.arima.model.ARIMA' && call.childForFieldName('function')?.text === 'ARMA');
       if (!isArma) continue;
@@ -104,6 +109,7 @@ const arimaModel = rule({
 
 const seasonalDecompose = rule({
   id: 'statsmodels-seasonal-decompose-freq',
+  triggers: ['freq'],
   library: 'statsmodels',
   title: 'seasonal_decompose(freq=)',
   old: 'seasonal_decompose(s, freq=7)',
@@ -128,6 +134,7 @@ const seasonalDecompose = rule({
 
 const acfUnbiased = rule({
   id: 'statsmodels-acf-unbiased',
+  triggers: ['unbiased'],
   library: 'statsmodels',
   title: 'acf/acovf/ccf(unbiased=)',
   old: 'acf(x, unbiased=True)',
@@ -143,7 +150,7 @@ const acfUnbiased = rule({
     beforeError: 'TypeError',
   }],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
+    for (const { call } of ctx.callsNamed(['acf', 'acovf', 'ccf', 'ccovf', 'pacf'])) {
       const q = ctx.qname(call.childForFieldName('function'));
       if (!q || !q.startsWith('statsmodels.') || !/\.(acf|acovf|ccf|ccovf|pacf)$/.test(q)) continue;
       const kw = callArgs(call)?.keywords.get('unbiased');
@@ -154,6 +161,7 @@ const acfUnbiased = rule({
 
 const trendNc = rule({
   id: 'statsmodels-trend-nc',
+  triggers: ['trend'],
   library: 'statsmodels',
   title: "trend='nc'",
   old: "ARIMA(s, order=(1, 0, 0), trend='nc')",
@@ -169,7 +177,7 @@ const trendNc = rule({
     beforeError: 'ValueError',
   }],
   *find(ctx) {
-    for (const call of ctx.nodes('call')) {
+    for (const { call } of ctx.callsNamed(['ARIMA', 'ARMA', 'SARIMAX'])) {
       const q = ctx.qname(call.childForFieldName('function'));
       if (!q || !q.startsWith('statsmodels.') || !/\.(ARIMA|ARMA|SARIMAX)$/.test(q)) continue;
       const v = kwValue(callArgs(call)?.keywords.get('trend'));

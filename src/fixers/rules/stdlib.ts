@@ -6,6 +6,7 @@ import { callArgs, replaceNode } from './tree.js';
 
 const timeClock = rule({
   id: 'py-time-clock',
+  triggers: ['clock'],
   library: 'python',
   title: 'time.clock()',
   old: 'time.clock()',
@@ -32,6 +33,7 @@ const ABCS = ['Iterable', 'Iterator', 'Mapping', 'MutableMapping', 'Sequence', '
 
 const collectionsAbc = rule({
   id: 'py-collections-abc',
+  triggers: ABCS,
   library: 'python',
   title: 'collections.Iterable / Mapping / ...',
   old: 'collections.Iterable',
@@ -57,6 +59,7 @@ const collectionsAbc = rule({
 
 const base64Legacy = rule({
   id: 'py-base64-encodestring',
+  triggers: ['encodestring', 'decodestring'],
   library: 'python',
   title: 'base64.encodestring / decodestring',
   old: 'base64.encodestring(b)',
@@ -80,6 +83,7 @@ const base64Legacy = rule({
 
 const impModule = rule({
   id: 'py-imp-module',
+  triggers: ['imp'],
   library: 'python',
   title: 'imp module',
   old: 'import imp; imp.reload(m)',
@@ -96,8 +100,9 @@ const impModule = rule({
   }],
   *find(ctx) {
     // Only imp.reload maps onto importlib one-to-one; other imp functions are reported.
-    const usesOther = ctx.nb.cells.some((c) => (c.idx.byType.get('attribute') ?? []).some((a) => {
-      if (a.childForFieldName('object')?.text !== 'imp') return false;
+    const usesOther = ctx.nb.memo('imp-other-uses', () => ctx.nb.identifiers('imp').some(({ node }) => {
+      const a = node.parent;
+      if (a?.type !== 'attribute' || a.childForFieldName('object')?.startIndex !== node.startIndex) return false;
       return !['reload', 'invalidate_caches', 'import_module'].includes(a.childForFieldName('attribute')?.text ?? '');
     }));
     for (const stmt of ctx.nodes('import_statement')) {
@@ -123,6 +128,7 @@ const impModule = rule({
 
 const getargspec = rule({
   id: 'py-inspect-getargspec',
+  triggers: ['getargspec'],
   library: 'python',
   title: 'inspect.getargspec',
   old: 'inspect.getargspec(f).args',
@@ -154,6 +160,7 @@ const getargspec = rule({
 
 const fractionsGcd = rule({
   id: 'py-fractions-gcd',
+  triggers: ['gcd'],
   library: 'python',
   title: 'fractions.gcd',
   old: 'fractions.gcd(a, b)',
@@ -180,6 +187,7 @@ const fractionsGcd = rule({
 
 const threadIsAlive = rule({
   id: 'py-thread-isalive',
+  triggers: ['isAlive'],
   library: 'python',
   title: 'Thread.isAlive()',
   old: 't.isAlive()',

@@ -12,29 +12,58 @@ export interface TreeIndex {
   errors: Array<[number, number]>;
 }
 
-/** One cursor walk; nodes grouped by type in document order. */
+/** Node types the rules and the context look up; indexed in one native traversal. */
+export const INDEXED_TYPES = [
+  '<>', 'assignment', 'as_pattern_target', 'attribute', 'augmented_assignment', 'binary_operator', 'call',
+  'class_definition', 'except_clause', 'exec_statement', 'expression_statement', 'for_in_clause', 'for_statement',
+  'function_definition', 'future_import_statement', 'global_statement', 'identifier', 'import_from_statement',
+  'import_statement', 'integer', 'keyword_argument', 'lambda_parameters', 'named_expression', 'nonlocal_statement',
+  'pair', 'parameters', 'print_statement', 'raise_statement', 'string', 'string_start', 'subscript', 'tuple_pattern',
+];
+
+/**
+ * Nodes grouped by type in document order, from one native `descendantsOfType` call (walking the
+ * tree from JavaScript marshals every node through WASM and is several times slower). Types not
+ * in INDEXED_TYPES are collected on first use.
+ */
 export function indexTree(tree: SyntaxTree): TreeIndex {
   const byType = new Map<string, SyntaxNode[]>();
-  const errors: Array<[number, number]> = [];
-  const cursor = tree.walk();
-  try {
-    for (;;) {
-      if (cursor.nodeIsNamed || cursor.nodeType === '<>') {
-        const node = cursor.currentNode;
-        const type = node.type;
-        let list = byType.get(type);
-        if (!list) byType.set(type, (list = []));
-        list.push(node);
-        if (type === 'ERROR') errors.push([node.startIndex, node.endIndex]);
-      }
-      if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { byType, errors };
-      }
-    }
-  } finally {
-    cursor.delete();
+  for (const t of INDEXED_TYPES) byType.set(t, []);
+  for (const node of tree.rootNode.descendantsOfType(INDEXED_TYPES)) {
+    if (!node) continue;
+    byType.get(node.type)?.push(node);
   }
+  // ERROR nodes (its symbol id cannot go through descendantsOfType): walk only into subtrees that have errors.
+  const errorNodes: SyntaxNode[] = [];
+  const missing: SyntaxNode[] = [];
+  const visit = (n: SyntaxNode) => {
+    if (n.isError) errorNodes.push(n);
+    else if (n.isMissing) missing.push(n);
+    if (!n.hasError && !n.isMissing) return;
+    for (const c of n.children) if (c && (c.hasError || c.isError || c.isMissing)) visit(c);
+  };
+  if (tree.rootNode.hasError) visit(tree.rootNode);
+  byType.set('ERROR', errorNodes);
+  byType.set('MISSING', missing);
+  const errors: Array<[number, number]> = errorNodes.map((e) => [e.startIndex, e.endIndex]);
+  const root = tree.rootNode;
+  const lazy = new Proxy(byType, {
+    get(target, prop, receiver) {
+      if (prop === 'get') {
+        return (type: string) => {
+          let l = target.get(type);
+          if (!l) {
+            l = root.descendantsOfType(type).filter((n): n is SyntaxNode => !!n);
+            target.set(type, l);
+          }
+          return l;
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { byType: lazy, errors };
 }
 
 export interface Args {
@@ -50,7 +79,20 @@ export interface Args {
   splat: boolean;
 }
 
+const argsCache = new WeakMap<object, Map<number, Args | undefined>>();
+
 export function callArgs(call: SyntaxNode): Args | undefined {
+  const tree = (call as unknown as { tree: object }).tree;
+  let m = argsCache.get(tree);
+  if (!m) argsCache.set(tree, (m = new Map()));
+  const key = call.startIndex * 65536 + (call.endIndex - call.startIndex);
+  if (m.has(key) && call.type === 'call') return m.get(key);
+  const a = computeArgs(call);
+  if (call.type === 'call') m.set(key, a);
+  return a;
+}
+
+function computeArgs(call: SyntaxNode): Args | undefined {
   const list = call.childForFieldName('arguments');
   if (!list || list.type !== 'argument_list') return undefined;
   const positional: SyntaxNode[] = [];

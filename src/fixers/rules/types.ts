@@ -121,6 +121,11 @@ export interface Rule {
   trigger?: 'static' | 'error';
   /** Default finding message. */
   message: string;
+  /**
+   * Identifier texts at least one of which must occur in a cell for the rule to match there (a fast
+   * pre-filter; keyword names, attribute names and import path parts are identifiers). Absent: always run.
+   */
+  triggers?: readonly string[];
   fixtures: Fixture[];
   find(ctx: CellContext): Iterable<RuleMatch>;
 }

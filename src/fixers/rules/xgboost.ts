@@ -10,8 +10,8 @@ const XGB_SKLEARN = ['XGBClassifier', 'XGBRegressor', 'XGBRanker', 'XGBRFClassif
 const DATA = 'import numpy as np\nimport xgboost as xgb\nrng = np.random.RandomState(0)\nX = rng.rand(200, 4)\ny = (X[:, 0] + rng.rand(200) * 0.3 > 0.6).astype(int)\n';
 
 function* xgbConstructors(ctx: CellContext): Generator<{ call: SyntaxNode; args: Args; name: string }> {
-  for (const call of ctx.nodes('call')) {
-    const q = ctx.qname(call.childForFieldName('function'));
+  for (const { call, fn } of ctx.callsNamed(XGB_SKLEARN)) {
+    const q = ctx.qname(fn);
     if (!q || !q.startsWith('xgboost.')) continue;
     const name = q.split('.').pop()!;
     const args = callArgs(call);
@@ -23,6 +23,7 @@ const MOVED_FIT_KW = ['early_stopping_rounds', 'eval_metric', 'callbacks'];
 
 const fitArgs = rule({
   id: 'xgboost-fit-arguments',
+  triggers: MOVED_FIT_KW,
   library: 'xgboost',
   title: 'fit(early_stopping_rounds=, eval_metric=, callbacks=)',
   old: 'model.fit(X, y, early_stopping_rounds=10, eval_metric="rmse", eval_set=[...])',
@@ -62,6 +63,7 @@ const fitArgs = rule({
 
 const ntreeLimit = rule({
   id: 'xgboost-ntree-limit',
+  triggers: ['ntree_limit', 'best_ntree_limit'],
   library: 'xgboost',
   title: 'predict(ntree_limit=) / best_ntree_limit',
   old: 'model.predict(X, ntree_limit=model.best_ntree_limit)',
@@ -88,8 +90,8 @@ const ntreeLimit = rule({
       } else range = `(0, ${v.text})`;
       yield { node: kw, edits: [replaceNode(kw, `iteration_range=${range}`)] };
     }
-    for (const a of ctx.nodes('attribute')) {
-      if (a.childForFieldName('attribute')?.text !== 'best_ntree_limit' || handled.has(a.startIndex)) continue;
+    for (const { node: a } of ctx.attributesNamed(['best_ntree_limit'])) {
+      if (handled.has(a.startIndex)) continue;
       if (a.parent?.type === 'keyword_argument') continue;
       yield { node: a, edits: [replaceNode(a, `(${a.childForFieldName('object')!.text}.best_iteration + 1)`)] };
     }
@@ -98,6 +100,7 @@ const ntreeLimit = rule({
 
 const boosterMethod = rule({
   id: 'xgboost-booster-method',
+  triggers: ['booster'],
   library: 'xgboost',
   title: 'model.booster()',
   old: 'model.booster().get_fscore()',
@@ -157,6 +160,7 @@ const gpuHist = rule({
 
 const cvShowProgress = rule({
   id: 'xgboost-cv-show-progress',
+  triggers: ['show_progress'],
   library: 'xgboost',
   title: 'xgb.cv(show_progress=)',
   old: 'xgb.cv(params, dtrain, 10, show_progress=False)',
@@ -182,6 +186,7 @@ const cvShowProgress = rule({
 function xgbPin(spec: { id: string; title: string; changedIn: string; pins: Array<[string, string, string[]?]>; message: string; era: string; fixture: { before: string; after: string; expect: string } }): Rule {
   return rule({
     id: spec.id,
+    triggers: XGB_SKLEARN,
     library: 'xgboost',
     title: spec.title,
     old: 'XGBClassifier()',
