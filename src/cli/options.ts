@@ -10,6 +10,7 @@ export const SANDBOX_FLAGS = {
   data: { type: 'string' },
   competition: { type: 'string' },
   'data-next-to-notebook': { type: 'boolean', default: false },
+  'data-exclude': { type: 'string', multiple: true },
   sandbox: { type: 'string', default: 'auto' },
   env: { type: 'string', default: 'debian13' },
   python: { type: 'string' },
@@ -58,6 +59,7 @@ export function sandboxRequestFrom(values: Record<string, any>, ctx: CliContext)
     const dir = path.resolve(ctx.cwd, values.data);
     req.data = { dir, competition: values.competition ?? path.basename(dir) };
     req.dataNextToNotebook = Boolean(values['data-next-to-notebook']);
+    if (values['data-exclude']?.length) req.data.exclude = values['data-exclude'];
   } else if (values.competition) {
     throw new UsageError('--competition needs --data DIR (the competition files to mount)');
   }

@@ -31,9 +31,14 @@ export function validateDataMount(data: DataMount): void {
 export function dataMounts(data: DataMount): Mount[] {
   validateDataMount(data);
   const dir = path.resolve(data.dir);
-  const mounts: Mount[] = [{ hostPath: dir, target: `${KAGGLE_INPUT}/${data.competition}`, readOnly: true }];
-  for (const entry of fs.readdirSync(dir).sort()) {
-    if (entry === data.competition || entry.startsWith('.')) continue;
+  const exclude = new Set(data.exclude ?? []);
+  const entries = fs.readdirSync(dir).sort().filter((e) => !e.startsWith('.') && !exclude.has(e));
+  // With exclusions the competition dir is assembled entry by entry, so what is excluded is not there at all.
+  const mounts: Mount[] = exclude.size
+    ? entries.map((e) => ({ hostPath: path.join(dir, e), target: `${KAGGLE_INPUT}/${data.competition}/${e}`, readOnly: true }))
+    : [{ hostPath: dir, target: `${KAGGLE_INPUT}/${data.competition}`, readOnly: true }];
+  for (const entry of entries) {
+    if (entry === data.competition) continue;
     mounts.push({ hostPath: path.join(dir, entry), target: `${KAGGLE_INPUT}/${entry}`, readOnly: true });
   }
   return mounts;
@@ -58,7 +63,8 @@ export function listProducedFiles(workDir: string, ignore: Set<string> = new Set
 /** Symlinks in the working dir to each data entry (`target` is where the entry is seen from inside). */
 export function linkDataIntoWorkDir(workDir: string, data: DataMount, insidePath: (m: Mount) => string): void {
   for (const m of dataMounts(data)) {
-    if (m.target === `${KAGGLE_INPUT}/${data.competition}`) continue;
+    const slugDir = `${KAGGLE_INPUT}/${data.competition}`;
+    if (m.target === slugDir || m.target.startsWith(`${slugDir}/`)) continue;
     const link = path.join(workDir, path.basename(m.target));
     if (!fs.existsSync(link)) fs.symlinkSync(insidePath(m), link);
   }

@@ -6,6 +6,8 @@ export interface DataMount {
   dir: string;
   /** Slug: the data appears at /kaggle/input/<competition>/ and directly under /kaggle/input/. */
   competition: string;
+  /** Top-level entries not to mount (e.g. a ground_truth/ folder kept for offline scoring). */
+  exclude?: string[];
 }
 
 export interface SandboxRequest {

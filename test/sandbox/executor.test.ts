@@ -156,6 +156,17 @@ for (const kind of backends) {
       assert.equal(fs.readFileSync(path.join(out, 'files', 'submission.csv'), 'utf8'), 'PassengerId,Survived\n6,0\n7,0\n');
     });
 
+    it('leaves excluded data entries (e.g. ground truth) out of every mount', async () => {
+      const data = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-data-'));
+      fs.writeFileSync(path.join(data, 'train.csv'), 'a\n1\n');
+      fs.mkdirSync(path.join(data, 'ground_truth'));
+      fs.writeFileSync(path.join(data, 'ground_truth', 'labels.csv'), 'secret\n');
+      const nb = makeNotebook(['import os\nprint(sorted(os.listdir("/kaggle/input")), sorted(os.listdir("/kaggle/input/comp")), open("../input/comp/train.csv").read().split())']);
+      const { result, notebook } = await runNotebook(nb, opts({ sandbox: testSandboxRequest({ kind, data: { dir: data, competition: 'comp', exclude: ['ground_truth'] } }) }));
+      assert.equal(result.status, 'ok', result.message);
+      assert.equal(cellText(notebook, 0).trim(), "['comp', 'train.csv'] ['train.csv'] ['a', '1']");
+    });
+
     it('truncates huge outputs with a visible marker', async () => {
       const nb = makeNotebook(['print("x" * 1_000_000)\nprint("END")']);
       const { result, notebook } = await runNotebook(nb, opts());

@@ -23,6 +23,7 @@ Options:
   --data DIR             competition data, mounted read-only at /kaggle/input/<slug>/ and /kaggle/input/
   --competition SLUG     slug for the data mount (default: the data dir's name)
   --data-next-to-notebook  also link the data files into the working dir (notebooks that read 'train.csv')
+  --data-exclude NAME    do not mount this top-level entry of the data dir (repeatable; e.g. ground_truth)
   -o, --output FILE      executed notebook (default: OUT-DIR/<name>.ipynb)
   --out-dir DIR          where the executed notebook, run-result.json and files/ go
                          (default: ./nbmodernize-out/<name>/)
