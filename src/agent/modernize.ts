@@ -293,7 +293,13 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         patch = res.patch;
       }
       if (!patch) {
-        stop(provider ? 'no-fix-available' : 'no-fix-available', `${provider ? 'no fixer' : 'no rule (rules only: ' + (opts.llm?.reason ?? 'no LLM configured') + ')'} proposes a patch for cell ${diagnosis.cell}: ${diagnosis.why}`);
+        // A library the environment does not have is a diagnosis, not something to guess away.
+        const missing = staticFindings.find((f) => f.cell === diagnosis.cell && (f.ruleId === 'env-unavailable-library' || f.ruleId === 'env-missing-module'));
+        if (missing && diagnosis.error && /ModuleNotFoundError|ImportError/.test(diagnosis.error.ename)) {
+          stop('unfixable', missing.message);
+          break;
+        }
+        stop('no-fix-available', `${provider ? 'no fixer' : 'no rule (rules only: ' + (opts.llm?.reason ?? 'no LLM configured') + ')'} proposes a patch for cell ${diagnosis.cell}: ${diagnosis.why}`);
         break;
       }
       // 5. Validate before running (rules are trusted to be syntactically safe, LLM patches are checked by proposePatch).
