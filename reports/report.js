@@ -201,8 +201,14 @@
     { key: 'id', label: 'Notebook', cls: 'nb', get: function (n) { return n.id; } },
     fix ? { key: 'before', label: 'As-is', get: function (n) { return n.before; }, badge: true } : null,
     { key: 'verdict', label: fix ? 'After' : 'Verdict', get: function (n) { return n.verdict; }, badge: true },
-    { key: 'cause', label: 'Cause', get: function (n) { return n.taxonomy ? causeLabel(n.taxonomy.cause) : ''; }, render: function (n) {
-      return n.taxonomy ? el('span', {}, [el('span', { class: 'chip', text: n.taxonomy.exceptionClass }), ' ' + causeLabel(n.taxonomy.cause)]) : '';
+    { key: 'cause', label: fix ? 'Cause (as-is → now)' : 'Cause', get: function (n) { return causeOf(n) ? causeLabel(causeOf(n)) : ''; }, render: function (n) {
+      // The as-is cause (what the taxonomy chart counts); with --fix, what is left when it differs.
+      var t = n.beforeTaxonomy || n.taxonomy;
+      if (!t) return '';
+      var parts = [el('span', { class: 'chip', text: t.exceptionClass }), ' ' + causeLabel(t.cause)];
+      if (fix && n.verdict === 'reproduced') parts.push(el('span', { class: 'was', text: ' → fixed' }));
+      else if (fix && n.taxonomy && (n.taxonomy.cause !== t.cause || n.taxonomy.exceptionClass !== t.exceptionClass)) parts.push(el('span', { class: 'was', text: ' → ' + n.taxonomy.exceptionClass + ' · ' + causeLabel(n.taxonomy.cause) }));
+      return el('span', {}, parts);
     } },
     { key: 'oracle', label: 'Oracle', cls: 'oracle', get: function (n) { return n.oracle; } },
     { key: 'score', label: 'Original → new', cls: 'num', get: function (n) { return n.score ? n.score.new : null; }, render: function (n) {

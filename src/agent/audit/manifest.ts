@@ -87,7 +87,7 @@ function directoryJobs(root: string, opts: InputOptions): AuditJob[] {
 /** Accepted keys (camelCase or snake_case) -> canonical name. */
 const KEYS: Record<string, string> = {
   id: 'id', path: 'path', notebook: 'path', data: 'data', data_dir: 'data', datadir: 'data', competition: 'competition',
-  expected: 'expected', expectedscore: 'expected', expected_score: 'expected', metric: 'metric',
+  expected: 'expected', expectedscore: 'expected', expected_score: 'expected', score: 'expected', metric: 'metric',
   higherisbetter: 'higherIsBetter', higher_is_better: 'higherIsBetter',
   groundtruth: 'groundTruth', ground_truth: 'groundTruth',
   idcolumn: 'idColumn', id_column: 'idColumn', targetcolumn: 'targetColumn', target_column: 'targetColumn',
@@ -113,7 +113,6 @@ function canonical(raw: Entry, where: string, problems: string[]): Entry {
     if (key === 'expected' && typeof v === 'object' && !Array.isArray(v)) {
       const inner = canonical(v as Entry, `${where}.expected`, problems);
       for (const [ik, iv] of Object.entries(inner)) out[ik === 'id' ? 'idColumn' : ik] = iv;
-      if ((v as Entry).score !== undefined) out.expected = (v as Entry).score;
       continue;
     }
     out[key] = v;

@@ -22,10 +22,12 @@ export class AuditProgress {
   spentUsd = 0;
   private todo = 0;
   private finishedHere = 0;
-  private readonly startedAt = Date.now();
+  private readonly startedAt: number;
   private readonly running = new Map<string, { label: string; detail: string }>();
 
-  constructor(private readonly jobs: number, private readonly now: () => number = Date.now) {}
+  constructor(private readonly jobs: number, private readonly now: () => number = Date.now) {
+    this.startedAt = now();
+  }
 
   private count(r: AuditRecord): void {
     this.done += 1;
