@@ -218,19 +218,34 @@ export class NotebookContext {
         if (left?.type === 'identifier' && right) assigns.push({ left, right, cell: cell.index });
       }
     }
+    // A name counts as a DataFrame (or pandas object) only when every assignment to it is one
+    // (`predictions = []` somewhere makes `predictions.append(x)` a list append).
+    const byName = new Map<string, Array<{ right: SyntaxNode; cell: number }>>();
+    for (const { left, right, cell } of assigns) {
+      let l = byName.get(left.text);
+      if (!l) byName.set(left.text, (l = []));
+      l.push({ right, cell });
+    }
     for (let round = 0; round < 3; round++) {
       let changed = false;
-      for (const { left, right, cell } of assigns) {
-        if (!this.frames.has(left.text) && this.isDataFrameExpr(right, cell)) {
-          this.frames.add(left.text);
+      for (const [name, rights] of byName) {
+        if (!this.frames.has(name) && rights.every((r) => this.isDataFrameExpr(r.right, r.cell) || isSelfUpdate(name, r.right))) {
+          this.frames.add(name);
           changed = true;
         }
-        if (!this.pandasNames.has(left.text) && this.isPandasExpr(right, cell)) {
-          this.pandasNames.add(left.text);
+        if (!this.pandasNames.has(name) && rights.every((r) => this.isPandasExpr(r.right, r.cell) || isSelfUpdate(name, r.right))) {
+          this.pandasNames.add(name);
           changed = true;
         }
       }
       if (!changed) break;
+    }
+    // A name only assigned from itself is nothing.
+    for (const [name, rights] of byName) {
+      if (rights.every((r) => isSelfUpdate(name, r.right))) {
+        this.frames.delete(name);
+        this.pandasNames.delete(name);
+      }
     }
   }
 
@@ -365,6 +380,15 @@ export class NotebookContext {
     for (const list of this.bindings.values()) for (const b of list) if (b.qname === module && b.cell <= cell) return true;
     return false;
   }
+}
+
+/** `x = x.method(...)` / `x = x[...]`: keeps x's type (used to look through self-updates). */
+function isSelfUpdate(name: string, right: SyntaxNode): boolean {
+  let cur: SyntaxNode | null = right;
+  while (cur && (cur.type === 'call' || cur.type === 'attribute' || cur.type === 'subscript')) {
+    cur = cur.type === 'call' ? cur.childForFieldName('function') : cur.type === 'attribute' ? cur.childForFieldName('object') : cur.childForFieldName('value');
+  }
+  return cur?.type === 'identifier' && cur.text === name && right.type !== 'identifier';
 }
 
 /** Identifiers bound by an assignment target (names, tuples, lists, starred). */

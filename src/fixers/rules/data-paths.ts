@@ -166,11 +166,18 @@ const dataPath = rule({
       return rel;
     };
     const pathNames = new Set<string>();
+    const written = writtenPaths(ctx);
     for (const { call } of ctx.callsNamed(READER_NAMES)) {
       const arg = readPathArg(ctx.nb, ctx.index, call);
       if (!arg) continue;
       if (arg.type === 'identifier') { pathNames.add(arg.text); continue; }
       const expr = pathExpr(ctx, arg);
+      // Reading back a file the notebook wrote into a directory we redirect to the working dir.
+      if (expr?.literal !== undefined && written.has(expr.literal)) {
+        const q = quoteOf(arg).replace(/^[a-zA-Z]*/, '');
+        yield { node: arg, edits: [replaceNode(arg, `${q}${basename(expr.literal)}${q}`)], message: `${expr.literal} is written by the notebook into a directory that does not exist here; it is read back from the working dir` };
+        continue;
+      }
       const rel = expr && match(expr);
       if (expr && rel) yield { node: arg, edits: [rewriteTo(ctx, expr, rel)], message: `${expr.literal ?? expr.tail} is read from the author's layout; the competition file is at ../input/${rel}` };
     }
@@ -235,6 +242,33 @@ function createdDirsOf(ctx: CellContext): Set<string> {
   return out;
 }
 
+/** Where a write of `literal` goes instead (its basename in the working dir), or undefined when the path is fine. */
+function redirectedOutput(ctx: CellContext, literal: string): { base: string; dir: string } | undefined {
+  const made = createdDirs(ctx);
+  const norm = literal.replace(/\\/g, '/');
+  const dir = norm.includes('/') ? norm.slice(0, norm.lastIndexOf('/')) : '';
+  if (!dir || dir === '.' || dir === KAGGLE_WORKING || dir === './' || made.has(dir) || made.has(dir.replace(/^\.\//, ''))) return undefined;
+  const base = basename(norm);
+  return base ? { base, dir } : undefined;
+}
+
+/** Literal paths the notebook writes (anywhere) that are redirected to the working dir. */
+function writtenPaths(ctx: CellContext): Set<string> {
+  return ctx.nb.memo('written-paths', () => {
+    const out = new Set<string>();
+    for (const cell of ctx.nb.cells) {
+      const byName = cellCache(cell).callsByName();
+      for (const n of [...WRITERS, 'savefig', 'save', 'savetxt']) {
+        for (const { call } of byName.get(n) ?? []) {
+          const v = stringValue(callArgs(call)?.positional[0]);
+          if (v !== undefined && redirectedOutput(ctx, v)) out.add(v);
+        }
+      }
+    }
+    return out;
+  });
+}
+
 const outputPath = rule({
   id: 'data-output-path',
   triggers: [...WRITERS, 'savefig', 'save', 'savetxt', 'open'],
@@ -246,22 +280,19 @@ const outputPath = rule({
   link: 'https://www.kaggle.com/docs/notebooks',
   message: "the notebook writes into a directory of the author's machine that does not exist in the sandbox; the file goes to the working dir instead",
   fixtures: [{
-    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\ndf.to_csv('../output/submission.csv', index=False)\nprint(open('submission.csv').read().split())",
-    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\ndf.to_csv('submission.csv', index=False)\nprint(open('submission.csv').read().split())",
-    expect: "['a', '1']",
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\ndf.to_csv('../output/submission.csv', index=False)\nprint(open('submission.csv').read().split(), pd.read_csv('../output/submission.csv').shape)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\ndf.to_csv('submission.csv', index=False)\nprint(open('submission.csv').read().split(), pd.read_csv('submission.csv').shape)",
+    expect: "['a', '1'] (1, 1)",
     beforeError: 'OSError',
   }],
   *find(ctx): Generator<RuleMatch> {
-    const made = createdDirs(ctx);
     const check = (arg: SyntaxNode | undefined) => {
       const v = stringValue(arg);
       if (!arg || v === undefined) return undefined;
-      const norm = v.replace(/\\/g, '/');
-      const dir = norm.includes('/') ? norm.slice(0, norm.lastIndexOf('/')) : '';
-      if (!dir || dir === '.' || dir === KAGGLE_WORKING || dir === './' || made.has(dir) || made.has(dir.replace(/^\.\//, ''))) return undefined;
-      const base = basename(norm);
-      if (!base) return undefined;
-      return { node: arg, text: `${quoteOf(arg).replace(/^[a-zA-Z]*/, '')}${base}${quoteOf(arg).replace(/^[a-zA-Z]*/, '')}`, dir };
+      const r = redirectedOutput(ctx, v);
+      if (!r) return undefined;
+      const q = quoteOf(arg).replace(/^[a-zA-Z]*/, '');
+      return { node: arg, text: `${q}${r.base}${q}`, dir: r.dir };
     };
     for (const { call, name } of ctx.methodCalls(WRITERS)) {
       const args = callArgs(call);

@@ -87,8 +87,24 @@ export function* moveModules(ctx: CellContext, moves: Record<string, string>): G
   for (const stmt of ctx.nodes('import_from_statement')) {
     const mod = stmt.childForFieldName('module_name');
     if (!mod || mod.type !== 'dotted_name') continue;
-    const t = target(mod.text);
-    if (t) yield { node: stmt, edits: [replaceNode(mod, t)] };
+    const modName = mod.text.replace(/\s+/g, '');
+    const t = target(modName);
+    if (t) { yield { node: stmt, edits: [replaceNode(mod, t)] }; continue; }
+    // `from sklearn import cross_validation`: the imported name is itself a moved module.
+    const items = stmt.childrenForFieldName('name').filter((x): x is SyntaxNode => !!x);
+    for (const it of items) {
+      const name = it.type === 'aliased_import' ? it.childForFieldName('name')!.text : it.text;
+      const alias = it.type === 'aliased_import' ? it.childForFieldName('alias')!.text : name;
+      const full = `${modName}.${name}`;
+      if (!(full in moves)) continue;
+      const to = moves[full];
+      const parent = to.includes('.') ? to.slice(0, to.lastIndexOf('.')) : '';
+      const last = to.slice(to.lastIndexOf('.') + 1);
+      const asText = last === alias ? last : `${last} as ${alias}`;
+      if (parent === modName) yield { node: it, edits: [replaceNode(it, asText)] };
+      else if (items.length === 1) yield { node: stmt, edits: [replaceNode(stmt, parent ? `from ${parent} import ${asText}` : `import ${to}${to === alias ? '' : ` as ${alias}`}`)] };
+      else yield { node: it };
+    }
   }
   // Fully dotted uses in code.
   for (const node of ctx.nodes('attribute')) {

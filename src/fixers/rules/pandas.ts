@@ -123,7 +123,7 @@ const append = rule({
       else if (ctx.nb.isDataFrameExpr(other, ctx.index)) items = [other.text];
       else if (other.type === 'list' && other.namedChildren.every((c) => !c || c.type === 'comment' || ctx.nb.isDataFrameExpr(c, ctx.index))) {
         items = other.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment').map((c) => c.text);
-      } else if (!ctx.nb.isDataFrameExpr(recv, ctx.index) && ctx.nb.isPandasExpr(other, ctx.index) && ctx.nb.isPandasExpr(recv, ctx.index) && other.type === 'identifier') {
+      } else if (!ctx.nb.isDataFrameExpr(recv, ctx.index) && ctx.nb.isPandasExpr(recv, ctx.index) && ctx.nb.isPandasExpr(other, ctx.index) && !ctx.nb.isDataFrameExpr(other, ctx.index)) {
         items = [other.text]; // Series.append(Series)
       }
       if (!items) {
@@ -295,7 +295,7 @@ function windowMoment(ctx: CellContext, call: SyntaxNode, kind: 'rolling' | 'exp
 
 const rollingFns = rule({
   id: 'pandas-rolling-functions',
-  triggers: ROLLING.flatMap((f) => [`rolling_${f}`, `expanding_${f}`]),
+  triggers: [...ROLLING.flatMap((f) => [`rolling_${f}`, `expanding_${f}`]), 'rolling_window'],
   library: 'pandas',
   title: 'pd.rolling_* / pd.expanding_* functions',
   old: 'pd.rolling_mean(s, 3)',
@@ -305,9 +305,9 @@ const rollingFns = rule({
   link: PD023,
   message: 'the pd.rolling_*/pd.expanding_* functions were removed in pandas 0.23; use the .rolling()/.expanding() methods',
   fixtures: [{
-    before: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0, 4.0])\nprint(pd.rolling_mean(s, 2).tolist()[-1], pd.rolling_std(s, window=2, min_periods=1).iloc[-1].round(3), pd.expanding_sum(s).iloc[-1])',
-    after: 'import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0, 4.0])\nprint(s.rolling(2).mean().tolist()[-1], s.rolling(2, min_periods=1).std().iloc[-1].round(3), s.expanding().sum().iloc[-1])',
-    expect: '3.5 0.707 10.0',
+    before: "import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0, 4.0])\nprint(pd.rolling_mean(s, 2).tolist()[-1], pd.rolling_std(s, window=2, min_periods=1).iloc[-1].round(3), pd.expanding_sum(s).iloc[-1], pd.rolling_window(s, 2, 'boxcar').iloc[-1])",
+    after: "import pandas as pd\ns = pd.Series([1.0, 2.0, 3.0, 4.0])\nprint(s.rolling(2).mean().tolist()[-1], s.rolling(2, min_periods=1).std().iloc[-1].round(3), s.expanding().sum().iloc[-1], s.rolling(2, win_type='boxcar').mean().iloc[-1])",
+    expect: '3.5 0.707 10.0 3.5',
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
@@ -316,6 +316,18 @@ const rollingFns = rule({
     for (const { call, qname } of ctx.callsTo(names)) {
       const [kind, fn] = qname.slice(7).split('_') as ['rolling' | 'expanding', string];
       yield windowMoment(ctx, call, kind, fn);
+    }
+    // pd.rolling_window(arg, window, win_type, ..., mean=True)
+    for (const { call } of ctx.callsTo(['pandas.rolling_window'])) {
+      const args = callArgs(call)!;
+      const [data, win, wt] = args.positional;
+      const winT = wt ?? kwValue(args.keywords.get('win_type'));
+      const others = [...args.keywords.keys()].filter((k) => !['win_type', 'mean', 'min_periods', 'center', 'window'].includes(k));
+      const w = win ?? kwValue(args.keywords.get('window'));
+      const mean = kwValue(args.keywords.get('mean'));
+      if (!data || !w || args.positional.length > 3 || others.length || args.splat || (mean && mean.type !== 'true' && mean.type !== 'false')) { yield { node: call }; continue; }
+      const parts = [w.text, ...(winT ? [`win_type=${winT.text}`] : []), ...['min_periods', 'center'].filter((k) => args.keywords.has(k)).map((k) => args.keywords.get(k)!.text)];
+      yield { node: call, edits: [replaceNode(call, `${paren(data)}.rolling(${parts.join(', ')}).${mean?.type === 'false' ? 'sum' : 'mean'}()`)] };
     }
   },
 });

@@ -8,7 +8,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import { cellCache, type CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, deleteStatement, firstCellUsing, moveModules, lineIndent } from './helpers.js';
-import { callArgs, callOf, insertAt, methodCall, paren, replaceNode, sameNode } from './tree.js';
+import { addArgument, callArgs, callOf, insertAt, kwValue, methodCall, paren, quoteOf, replaceNode, sameNode, stringValue } from './tree.js';
 
 const PY3 = 'https://docs.python.org/3/whatsnew/3.0.html';
 const SYNTAX = (what: RegExp | string) => [err('SyntaxError', what)];
@@ -1090,12 +1090,69 @@ const intDivision = rule({
   },
 });
 
+const CSV_FUNCS = ['csv.writer', 'csv.reader', 'csv.DictWriter', 'csv.DictReader'];
+
+const csvBinaryFiles = rule({
+  id: 'py2-csv-binary-files',
+  triggers: ['writer', 'reader', 'DictWriter', 'DictReader'],
+  library: 'python',
+  title: "csv on files opened 'wb'/'rb'",
+  old: "csv.writer(open('out.csv', 'wb'))",
+  new: "csv.writer(open('out.csv', 'w', newline=''))",
+  removedIn: '3.0',
+  errors: [err('TypeError', /a bytes-like object is required, not 'str'/), err('_csv.Error', /iterator should return strings, not bytes/), err('Error', /iterator should return strings, not bytes/)],
+  link: 'https://docs.python.org/3/library/csv.html#csv.writer',
+  message: "the csv module works on text files in Python 3: open with 'w'/'r' and newline='' instead of 'wb'/'rb'",
+  fixtures: [{
+    before: "import csv\nf = open('out.csv', 'wb')\nw = csv.writer(f)\nw.writerow(['a', 1])\nf.close()\nwith open('out.csv', 'rb') as g:\n    print(list(csv.reader(g)))",
+    after: "import csv\nf = open('out.csv', 'w', newline='')\nw = csv.writer(f)\nw.writerow(['a', 1])\nf.close()\nwith open('out.csv', 'r', newline='') as g:\n    print(list(csv.reader(g)))",
+    expect: "[['a', '1']]",
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    if (ctx.nb.isBound('open')) return;
+    // Names (or inline calls) that reach a csv reader/writer.
+    const csvArgs = ctx.nb.memo('csv-file-args', () => {
+      const names = new Set<string>();
+      const inline: string[] = [];
+      for (const cell of ctx.nb.cells) {
+        for (const n of ['writer', 'reader', 'DictWriter', 'DictReader']) {
+          for (const { call, fn } of cellCache(cell).callsByName().get(n) ?? []) {
+            if (!CSV_FUNCS.includes(ctx.nb.qname(fn, cell.index) ?? '')) continue;
+            const a = callArgs(call)?.positional[0];
+            if (a?.type === 'identifier') names.add(a.text);
+            else if (a?.type === 'call') inline.push(`${cell.index}:${a.startIndex}`);
+          }
+        }
+      }
+      return { names, inline: new Set(inline) };
+    });
+    for (const { call, fn } of ctx.callsNamed(['open'])) {
+      if (fn.type !== 'identifier') continue;
+      const args = callArgs(call);
+      const modeNode = args?.positional[1] ?? kwValue(args?.keywords.get('mode'));
+      const mode = stringValue(modeNode);
+      if (!args || !modeNode || !mode || !/b/.test(mode) || !/[rwa]/.test(mode)) continue;
+      let target: string | undefined;
+      const p = call.parent;
+      if (p?.type === 'assignment' && sameNode(p.childForFieldName('right'), call)) target = p.childForFieldName('left')?.text;
+      if (p?.type === 'as_pattern') target = p.childForFieldName('alias')?.text ?? p.namedChildren.find((c) => c?.type === 'as_pattern_target')?.text;
+      const reaches = csvArgs.inline.has(`${ctx.index}:${call.startIndex}`) || (target !== undefined && csvArgs.names.has(target));
+      if (!reaches) continue;
+      const q = quoteOf(modeNode).replace(/^[a-zA-Z]*/, '');
+      const edits = [replaceNode(modeNode, `${q}${mode.replace('b', '')}${q}`)];
+      if (!args.keywords.has('newline')) edits.push(addArgument(args, "newline=''"));
+      yield { node: call, edits };
+    }
+  },
+});
+
 export const py2Rules: Rule[] = [
   printStatement, execStatement, exceptComma, raiseComma, backticks, neOperator, octal, longSuffix, urPrefix,
   tupleParams, xrange, rawInput, unicodeB, longB, basestringB, unichrB, fileBuiltin, cmpBuiltin, reduceB,
   setdefaultencoding, reloadB, dictIter, hasKey, keysIndex, listBuiltins, rangeList, nextMethod, stringConstants,
   stringFunctions, urllib2, urllibFuncs, cPickle, stringIO, renamedModules, itertoolsRenames, sysMaxint, getcwdu,
-  strDecode, intDivision,
+  strDecode, intDivision, csvBinaryFiles,
 ];
 
 export { freeNames, importOnce, lineIndent, insertAt };

@@ -117,6 +117,17 @@ const learningCurveModule = rule({
   },
 });
 
+/** A use of a cross-validation iterator that iterates it: `for a in cv`, `enumerate(cv)`, `list(cv)`. */
+function iteratedUse(u: SyntaxNode): boolean {
+  const up = u.parent;
+  if ((up?.type === 'for_statement' || up?.type === 'for_in_clause') && sameNode(up.childForFieldName('right'), u)) return true;
+  if (up?.type === 'argument_list' && up.namedChildren.filter((c) => c && c.type !== 'comment').length === 1) {
+    const fn = up.parent?.childForFieldName('function');
+    if (fn?.type === 'identifier' && ['enumerate', 'list', 'tuple'].includes(fn.text)) return true;
+  }
+  return false;
+}
+
 /** Side-effect free and cheap to evaluate again: names, attributes, len(name), name.shape[0]. */
 function isPureish(n: SyntaxNode): boolean {
   if (isPure(n)) return true;
@@ -228,7 +239,7 @@ const oldCvIterators = rule({
       for (const u of uses) {
         const up = u.node.parent;
         if (up?.type === 'keyword_argument' && up.childForFieldName('name')?.text === 'cv') continue;
-        if ((up?.type === 'for_statement' || up?.type === 'for_in_clause') && sameNode(up.childForFieldName('right'), u.node)) {
+        if (iteratedUse(u.node)) {
           if (u.cell === ctx.index) loops.push(u.node);
           continue;
         }
@@ -254,9 +265,8 @@ const oldCvIterators = rule({
       }
       return names;
     });
-    for (const loop of cvNames.size ? [...ctx.nodes('for_statement'), ...ctx.nodes('for_in_clause')] : []) {
-      const right = loop.childForFieldName('right');
-      if (right?.type !== 'identifier' || !cvNames.has(right.text)) continue;
+    for (const right of [...cvNames].flatMap((n) => ctx.identifiers(n))) {
+      if (!iteratedUse(right)) continue;
       const def = oldCvAssignment(ctx, right.text);
       if (!def || def.cell === ctx.index) continue;
       yield { node: right, edits: [{ start: right.endIndex, end: right.endIndex, text: def.split }] };
@@ -293,7 +303,7 @@ function computeOldCvAssignment(ctx: CellContext, name: string): { cell: number;
       if (info.args.positional.length > 2 || [...info.args.keywords.keys()].some((k) => ![spec.countKw, spec.data, 'shuffle', 'random_state', 'test_size', 'train_size', 'n', 'y'].includes(k))) continue;
       for (const u of usesOf(ctx, name, left)) {
         const up = u.node.parent;
-        const loop = (up?.type === 'for_statement' || up?.type === 'for_in_clause') && sameNode(up.childForFieldName('right'), u.node);
+        const loop = iteratedUse(u.node);
         const cv = up?.type === 'keyword_argument' && up.childForFieldName('name')?.text === 'cv';
         if (!loop && !cv) return undefined;
       }

@@ -100,7 +100,7 @@ function computeArgs(call: SyntaxNode): Args | undefined {
   const all: SyntaxNode[] = [];
   let splat = false;
   for (const child of list.namedChildren) {
-    if (!child || child.type === 'comment') continue;
+    if (!child || child.type === 'comment' || child.type === 'line_continuation') continue;
     all.push(child);
     if (child.type === 'keyword_argument') {
       const name = child.childForFieldName('name');
