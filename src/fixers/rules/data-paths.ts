@@ -157,7 +157,8 @@ const dataPath = rule({
   ],
   *find(ctx): Generator<RuleMatch> {
     const index = dataIndex(ctx);
-    if (index.size === 0) return;
+    const written = writtenPaths(ctx);
+    if (index.size === 0 && written.size === 0) return;
     const competition = ctx.nb.info.competition;
     const match = (expr: PathExpr): string | undefined => {
       const rel = index.get(basename(expr.tail).toLowerCase());
@@ -166,7 +167,6 @@ const dataPath = rule({
       return rel;
     };
     const pathNames = new Set<string>();
-    const written = writtenPaths(ctx);
     for (const { call } of ctx.callsNamed(READER_NAMES)) {
       const arg = readPathArg(ctx.nb, ctx.index, call);
       if (!arg) continue;
