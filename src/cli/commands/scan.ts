@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, NbmError, UsageError, errorMessage } from '../../core/errors.js';
-import { notebookKernel, readNotebookFile } from '../../core/notebook.js';
+import { notebookKernel, parseNotebook } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
 import { parseFlags } from '../options.js';
 import { scanNotebook, loadEnvironmentInfo, environmentVersions, type RuleFinding, type RuleOptions } from '../../fixers/rules/index.js';
@@ -101,7 +101,13 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   for (const file of files) {
     const t0 = performance.now();
     try {
-      const { notebook } = readNotebookFile(path.resolve(ctx.cwd, file));
+      let raw: string;
+      try {
+        raw = fs.readFileSync(path.resolve(ctx.cwd, file), 'utf8');
+      } catch (e) {
+        throw new Error(`cannot read ${file}: ${errorMessage(e)}`);
+      }
+      const { notebook } = parseNotebook(raw, file);
       notebookKernel(notebook, file);
       const findings = await scanNotebook(notebook, opts);
       total += findings.length;
@@ -112,7 +118,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       unreadable += 1;
       const msg = err instanceof NbmError ? err.message : errorMessage(err);
       results.push({ notebook: file, error: msg });
-      ctx.stderr(`nbmodernize: ${file}: ${msg.replace(/\s*\n\s*/g, ' ')}\n`);
+      const line = msg.replace(/\s*\n\s*/g, ' ');
+      ctx.stderr(`nbmodernize: ${line.includes(file) ? line : `${file}: ${line}`}\n`);
     }
   }
   const withFindings = results.filter((r) => r.findings?.length).length;

@@ -89,6 +89,27 @@ export class NotebookContext {
     return v;
   }
 
+  /**
+   * Local names that stand for something imported under another name (`from x import KFold as KF`,
+   * `import numpy as np`), keyed by the imported name's last segment ("KFold" -> ["KF"]).
+   */
+  aliasesOf(lastName: string): string[] {
+    const index = this.memo('alias-index', () => {
+      const m = new Map<string, string[]>();
+      for (const [local, list] of this.bindings) {
+        for (const b of list) {
+          const last = b.qname.slice(b.qname.lastIndexOf('.') + 1);
+          if (last === local) continue;
+          const l = m.get(last) ?? [];
+          if (!l.includes(local)) l.push(local);
+          m.set(last, l);
+        }
+      }
+      return m;
+    });
+    return index.get(lastName) ?? [];
+  }
+
   /** All identifier nodes with this text, in every cell. */
   identifiers(name: string): Array<{ node: SyntaxNode; cell: number }> {
     const index = this.memo('identifier-index', () => {
@@ -538,7 +559,9 @@ export class CellContext {
     const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
     const byName = this.cache.callsByName();
     const out: Array<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> = [];
-    for (const last of lastSegments(set)) {
+    const names = new Set(lastSegments(set));
+    for (const n of [...names]) for (const a of this.nb.aliasesOf(n)) names.add(a);
+    for (const last of names) {
       for (const info of byName.get(last) ?? []) {
         const q = this.qname(info.fn);
         if (q && set.has(q)) out.push({ call: info.call, fn: info.fn, qname: q });
@@ -548,11 +571,13 @@ export class CellContext {
     yield* out;
   }
 
-  /** Calls whose function's last name is in `names` (identifier or attribute), any receiver. */
+  /** Calls whose function's last name is in `names` (identifier or attribute; import aliases included), any receiver. */
   callsNamed(names: Iterable<string>): CallInfo[] {
     const byName = this.cache.callsByName();
+    const want = new Set(names);
+    for (const n of [...want]) for (const a of this.nb.aliasesOf(n)) want.add(a);
     const out: CallInfo[] = [];
-    for (const n of new Set(names)) out.push(...(byName.get(n) ?? []));
+    for (const n of want) out.push(...(byName.get(n) ?? []));
     return out.sort((a, b) => a.call.startIndex - b.call.startIndex);
   }
 

@@ -146,11 +146,15 @@ function activeRules(nbCtx: NotebookContext, rules: readonly Rule[]): Rule[] {
 function runRules(nbCtx: NotebookContext, allRules: readonly Rule[]): RawFinding[] {
   const out: RawFinding[] = [];
   const rules = activeRules(nbCtx, allRules);
+  // Triggers plus the local aliases the notebook imported them under.
+  const triggers = new Map<Rule, string[]>();
+  for (const r of rules) if (r.triggers) triggers.set(r, [...r.triggers, ...r.triggers.flatMap((t) => nbCtx.aliasesOf(t))]);
   for (const cell of nbCtx.cells) {
     const ctx = new CellContext(nbCtx, cell);
     const idents = cellCache(cell).identifiers();
     for (const rule of rules) {
-      if (rule.triggers && !rule.triggers.some((t) => idents.has(t))) continue;
+      const t = triggers.get(rule);
+      if (t && !t.some((x) => idents.has(x))) continue;
       for (const match of rule.find(ctx)) {
         let edits = match.edits ?? [];
         let note: string | undefined;
