@@ -13,6 +13,7 @@ import { validateNotebook } from '../../src/core/notebook-schema.js';
 import { dockerReachable } from '../../src/executor/docker-engine.js';
 import { testSandboxRequest } from '../support/sandbox.js';
 import { makeNotebook, cellText, MINI_DATA } from '../support/notebooks.js';
+import { descendants, alive } from '../support/cli.js';
 import { RunResult, type SandboxKind } from '../../src/core/run-result.js';
 
 const backends: SandboxKind[] = ['bwrap'];
@@ -181,10 +182,17 @@ for (const kind of backends) {
 }
 
 it('leaves no sandbox processes or containers behind', async () => {
-  const procs = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('jupyter_server') && l.includes('/nbm/sock/js.sock'));
-  assert.deepEqual(procs, []);
+  // Only what this test process started: other nbmodernize runs on the machine are not ours to judge.
+  const left = descendants(process.pid).filter(alive).map((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      return '';
+    }
+  }).filter((cmd) => /bwrap|jupyter_server|ipykernel/.test(cmd));
+  assert.deepEqual(left, []);
   if (await dockerReachable()) {
-    const ids = execFileSync('docker', ['ps', '-aq', '--filter', 'label=io.nbmodernize.owner-pid'], { encoding: 'utf8' }).trim();
+    const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=io.nbmodernize.owner-pid=${process.pid}`], { encoding: 'utf8' }).trim();
     assert.equal(ids, '');
   }
 });
