@@ -1,15 +1,13 @@
 /** `nbmodernize modernize NOTEBOOK`: the main job — execute, diagnose, fix, re-run until it reproduces. */
-import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
-import { assertHasCode, notebookKernel, readNotebookFile } from '../../core/notebook.js';
-import { validateDataMount } from '../../executor/kaggle-layout.js';
 import { modernizeNotebook, type AgentEvent } from '../../agent/modernize.js';
 import { isMetricName, METRICS } from '../../agent/scorers.js';
 import { MeteredProvider, providerFromEnv, SpendTracker } from '../../fixers/llm/index.js';
 import type { CliContext } from '../context.js';
 import { execProgress, formatMs } from '../exec-progress.js';
-import { parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
+import { parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
+import { notebookInput } from '../notebook-input.js';
 
 export const summary = 'modernize a notebook until it reproduces in the fixed environment';
 
@@ -70,17 +68,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`${HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('modernize takes exactly one NOTEBOOK', 'see: nbmodernize modernize --help');
-  const nbPath = path.resolve(ctx.cwd, positionals[0]);
-  const loaded = readNotebookFile(nbPath);
-  for (const note of loaded.notes) ctx.stderr(`nbmodernize: ${note}\n`);
-  notebookKernel(loaded.notebook, path.basename(nbPath));
-  assertHasCode(loaded.notebook, path.basename(nbPath));
-  const sandbox = sandboxRequestFrom(values, ctx);
-  if (sandbox.data) validateDataMount(sandbox.data);
-  const name = path.basename(nbPath).replace(/\.ipynb$/i, '');
-  const outDir = path.resolve(ctx.cwd, values['out-dir'] ?? path.join('nbmodernize-out', name));
-  fs.mkdirSync(outDir, { recursive: true });
+  const { nbPath, name, loaded, sandbox, outDir } = notebookInput('modernize', positionals, values, ctx);
 
   const expected = expectedTarget(values, ctx);
   const choice = providerFromEnv(ctx.env, {

@@ -1,15 +1,14 @@
 /** `nbmodernize run NOTEBOOK`: execute in the fixed environment, write the executed notebook and run-result.json. */
-import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
-import { assertHasCode, notebookKernel, readNotebookFile, serializeNotebook, writeFileAtomic } from '../../core/notebook.js';
+import { serializeNotebook, writeFileAtomic } from '../../core/notebook.js';
 import { validateNotebook } from '../../core/notebook-schema.js';
 import type { RunResult } from '../../core/run-result.js';
-import { validateDataMount } from '../../executor/kaggle-layout.js';
 import { runNotebook } from '../../executor/run-notebook.js';
 import type { CliContext } from '../context.js';
 import { execProgress } from '../exec-progress.js';
-import { parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
+import { parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
+import { notebookInput } from '../notebook-input.js';
 import { buildProgress } from '../build-progress.js';
 
 export const summary = 'execute a notebook in the fixed environment and record what happened';
@@ -64,20 +63,9 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`${HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('run takes exactly one NOTEBOOK', 'see: nbmodernize run --help');
-  const nbPath = path.resolve(ctx.cwd, positionals[0]);
-  const loaded = readNotebookFile(nbPath);
-  for (const note of loaded.notes) ctx.stderr(`nbmodernize: ${note}\n`);
-  notebookKernel(loaded.notebook, path.basename(nbPath));
-  assertHasCode(loaded.notebook, path.basename(nbPath));
-  const sandbox = sandboxRequestFrom(values, ctx);
-  if (sandbox.data) validateDataMount(sandbox.data);
-
-  const name = path.basename(nbPath).replace(/\.ipynb$/i, '');
-  const outDir = path.resolve(ctx.cwd, (values['out-dir'] as string | undefined) ?? path.join('nbmodernize-out', name));
+  const { nbPath, name, loaded, sandbox, outDir } = notebookInput('run', positionals, values, ctx);
   const outNotebook = path.resolve(ctx.cwd, (values.output as string | undefined) ?? path.join(outDir, `${name}.ipynb`));
   if (outNotebook === nbPath) throw new UsageError('the output notebook would overwrite the input; pick another -o');
-  fs.mkdirSync(outDir, { recursive: true });
 
   const progress = execProgress(ctx, name);
   const build = buildProgress(ctx);
