@@ -13,7 +13,7 @@
  */
 import type { CodeCell, Output } from '../core/notebook.js';
 import { sourceText } from '../core/notebook.js';
-import { parseHtmlTables, unwrapFrameReprs, type Table } from './oracle-tables.js';
+import { parseHtmlTables, parseSeriesRepr, unwrapFrameReprs, type Table } from './oracle-tables.js';
 
 export interface NumberLine {
   /** The line with numbers replaced by '#', whitespace collapsed. */
@@ -27,7 +27,10 @@ export interface NumberLine {
 
 export interface CellNumbers {
   lines: NumberLine[];
-  /** DataFrame tables parsed from text/html (one per output that shows exactly one). */
+  /**
+   * Tables, to compare by label: the DataFrame of an output whose text/html shows exactly one,
+   * and Series reprs (text/plain, or a whole stdout stream).
+   */
   tables: Table[];
   /** Outputs reported but not judged. */
   images: number;
@@ -166,18 +169,35 @@ function tableBlock(block: string[]): string[] {
     // index label, dtype footer; pandas 2 adds the index name as a first line (value_counts)
     return block.map((l, i) => (i === block.length - 1 ? '' : boolsAsNumbers(l.replace(/^\S+\s*/, ''))));
   }
-  // A printed DataFrame: an indented header line, then rows that start with an index label
-  // (wide frames repeat an indented header for each slice of columns).
+  // A printed DataFrame: an indented header line, maybe a line of index names ("Sex    Pclass
+  // Title", or "Pclass" alone), then rows that start with an index label (with a MultiIndex,
+  // rows repeat only the levels that change, so they may be indented).
   const row = /^\S+\s{2,}\S/;
   const header = /^\s+\S/;
-  const h = block.findIndex((l, i) => header.test(l) && i + 1 < block.length && row.test(block[i + 1]!) &&
-    block.slice(i + 1).every((x) => row.test(x) || header.test(x) || /^\S+\s*$/.test(x) || /^\[\d+ rows x \d+ columns\]$/.test(x.trim())));
+  const footer = /^\[\d+ rows x \d+ columns\]$/;
+  const isNames = (l: string): boolean => /^\S/.test(l) && !/\d/.test(l);
+  let names = -1;
+  const h = block.findIndex((l, i) => {
+    if (!header.test(l) || i + 1 >= block.length) return false;
+    const named = isNames(block[i + 1]!) && i + 2 < block.length;
+    if (!named && !row.test(block[i + 1]!)) return false;
+    const rowRe = named ? /^\S+\s+\S/ : row;
+    const ok = block.slice(named ? i + 2 : i + 1).every((x) => rowRe.test(x) || header.test(x) || /^\S+\s*$/.test(x) || footer.test(x.trim()));
+    if (ok && named) names = i + 1;
+    return ok;
+  });
   if (h < 0) return block;
+  // Index levels are left-aligned under their names: the last level starts where its name does.
+  const lastLevel = names >= 0 ? block[names]!.search(/\S+\s*$/) : -1;
+  let inRows = false;
   return block.map((l, i) => {
-    if (i < h) return l;
-    if (header.test(l)) return ''; // column labels
-    if (/^\[\d+ rows x \d+ columns\]$/.test(l.trim())) return l;
-    return boolsAsNumbers(l.replace(/^\S+\s*/, '')); // the index label
+    if (i < h || i === names) return i < h ? l : '';
+    if (footer.test(l.trim())) return l;
+    if (!inRows && header.test(l)) return ''; // column labels
+    inRows = true;
+    // The index label(s); with a MultiIndex, rows repeat only the levels that change (indented).
+    const cut = lastLevel > 0 ? l.slice(lastLevel) : l;
+    return boolsAsNumbers(cut.replace(/^\s*\S+\s*/, ''));
   });
 }
 
@@ -226,7 +246,7 @@ export function cellNumbers(cell: CodeCell): CellNumbers {
   const res: CellNumbers = { lines: [], tables: [], images: 0, htmlOnly: 0, textLines: [], hasError: false };
   for (const o of cell.outputs as Output[]) {
     let text: string | undefined;
-    let table: number | undefined;
+    let table: Table | undefined;
     if (o.output_type === 'stream') {
       if (o.name !== 'stdout') continue;
       text = textOf(o.text);
@@ -235,17 +255,25 @@ export function cellNumbers(cell: CodeCell): CellNumbers {
       if (isImageBundle(data)) { res.images++; continue; }
       if (data['text/html'] !== undefined) {
         const tables = parseHtmlTables(textOf(data['text/html']));
-        if (tables.length === 1) { table = res.tables.length; res.tables.push(tables[0]!); }
+        if (tables.length === 1) table = tables[0];
       }
-      if (data['text/plain'] === undefined) { if (data['text/html'] !== undefined) res.htmlOnly++; continue; }
+      if (data['text/plain'] === undefined) {
+        if (data['text/html'] !== undefined) res.htmlOnly++;
+        if (table) res.tables.push(table);
+        continue;
+      }
       text = textOf(data['text/plain']);
     } else if (o.output_type === 'error') {
       res.hasError = true;
       continue;
     }
     if (text === undefined) continue;
+    // A Series (no HTML repr) is a one-column table too, so it compares by index label.
+    table ??= parseSeriesRepr(text);
+    const k = res.tables.length;
+    if (table) res.tables.push(table);
     const { lines, textLines } = numberLines(text);
-    res.lines.push(...(table === undefined ? lines : lines.map((l) => ({ ...l, table }))));
+    res.lines.push(...(table ? lines.map((l) => ({ ...l, table: k })) : lines));
     res.textLines.push(...textLines);
   }
   return res;

@@ -165,7 +165,7 @@ export function parseHtmlTables(html: string): Table[] {
     if (!/class\s*=\s*["'][^"']*\bdataframe\b/i.test(attrs) && !/\bid\s*=\s*["']?T_/i.test(attrs)) continue;
     const after = html.slice(m.index! + m[0].length, m.index! + m[0].length + 200);
     const t = parseTable(attrs, m[2]!, after);
-    if (t && t.rows.length > 0 && t.columns.length > 0) out.push(t);
+    if (t && t.columns.length > 0 && (t.rows.length > 0 || t.shape)) out.push(t);
   }
   return out;
 }
@@ -232,4 +232,41 @@ export function unwrapFrameReprs(lines: string[]): string[] {
 
 function maxLen(ls: string[]): number {
   return ls.reduce((m, l) => Math.max(m, l.length), 0);
+}
+
+// ---------------------------------------------------------------- Series reprs
+
+const SERIES_FOOTER = /^(?:Name: (.*?), )?(?:Freq: \w+, )?(?:Length: (\d+), )?dtype: \w+$/;
+const GAP = /^(\S(?:.*?\S)?)\s{2,}(\S(?:.*\S)?)$/;
+
+/**
+ * A pandas Series repr (text/plain of a result, or a whole printed stream) as a one-column table:
+ * rows "label   value" and the "Name: ..., dtype: ..." footer, maybe a first line with the index
+ * name (pandas 2's value_counts). The column is called "value" whatever the Series' name (pandas
+ * 2 calls value_counts "count"). Undefined for anything else, including MultiIndex Series.
+ */
+export function parseSeriesRepr(text: string): Table | undefined {
+  const lines = text.split('\n').map((l) => l.replace(/\s+$/, ''));
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  if (lines.length < 2) return undefined;
+  const footer = SERIES_FOOTER.exec(lines[lines.length - 1]!.trim());
+  if (!footer) return undefined;
+  let body = lines.slice(0, -1);
+  if (body.length && /^\S+$/.test(body[0]!) && (body.length === 1 || GAP.test(body[1]!))) body = body.slice(1); // index name
+  const labels: string[] = [];
+  const cells: string[] = [];
+  for (const l of body) {
+    if (/^(\.\.\.?|…)(\s+(\.\.\.?|…))?$/.test(l.trim())) continue; // the truncation row
+    if (/^\s/.test(l) || l === '') return undefined;
+    const m = GAP.exec(l);
+    if (!m) return undefined;
+    if (TRUNCATED.test(m[1]!)) continue;
+    labels.push(normalizeLabel(m[1]!));
+    cells.push(m[2]!);
+  }
+  if (!labels.length) return undefined;
+  const unique = uniquify(labels);
+  const table: Table = { columns: ['value'], rows: unique.map((label, i) => ({ label, cells: [cells[i]!] })) };
+  if (footer[2]) table.shape = { rows: Number(footer[2]), columns: 1 };
+  return table;
 }

@@ -11,10 +11,13 @@
  */
 import type { CodeCell, Notebook } from '../core/notebook.js';
 import { cellNumbers, extractNumbers, type CellNumbers, type NumberLine } from './oracle-numbers.js';
+import { outOfOrderCells } from './oracle-order.js';
 import type { Table } from './oracle-tables.js';
 import {
   METRICS, type MetricName, readCsvFile, relativeDifference, scoreSubmission, ScoringError, type Csv, type ScoreResult,
 } from './scorers.js';
+
+export { outOfOrderCells, type OutOfOrder } from './oracle-order.js';
 
 export type OracleKind = 'expected-score' | 'stored-outputs' | 'none';
 
@@ -32,6 +35,8 @@ export interface Comparison {
   /** For a number from a table: its row and column labels (original run). */
   row?: string;
   column?: string;
+  /** From a cell the original ran out of order; with outOfOrder 'report' it does not fail the notebook. */
+  outOfOrder?: boolean;
 }
 
 export interface OracleVerdict {
@@ -108,7 +113,7 @@ export function findSubmissionFile(files: Array<{ name: string; path?: string }>
 
 // ---------------------------------------------------------------- stored outputs
 
-/** Lines with numbers compared per cell (alignment is quadratic in this). */
+/** Lines with numbers (and rows of a table) compared per cell (alignment is quadratic in this). */
 export const MAX_LINES_PER_CELL = 400;
 
 export type CellVerdict = 'match' | 'mismatch' | 'partial' | 'missing' | 'not-compared';
@@ -126,6 +131,8 @@ export interface CellReport {
   note?: string;
   /** Set when HTML tables were compared by label: rows and columns of the original not found again. */
   tables?: TableReport;
+  /** The original ran this cell after a later one (see outOfOrderCells). */
+  outOfOrder?: boolean;
 }
 
 export interface TableReport {
@@ -146,6 +153,14 @@ export interface StoredOutputsOptions {
   cellMap?: (original: number) => number | undefined;
   /** Cells to leave out (e.g. cells that print timings or random samples). */
   ignoreCells?: number[];
+  /**
+   * Cells the original ran out of order (see oracle-order.ts: a later cell that binds or mutates
+   * a name this cell reads ran before this cell's stored output was produced): 'report' (default)
+   * compares and reports them, but a mismatch or missing numbers there do not fail the notebook,
+   * since an in-order run cannot reach the state they were printed in; 'judge' treats them like
+   * any other cell.
+   */
+  outOfOrder?: 'report' | 'judge';
 }
 
 /** Pair two lists of lines: LCS on templates, then lines with the same count of numbers, in order. */
@@ -191,7 +206,7 @@ export function tableCellNumbers(text: string): number[] {
 }
 
 function tableNumberCount(t: Table): number {
-  return t.rows.reduce((s, r) => s + r.cells.reduce((k, c) => k + tableCellNumbers(c).length, 0), 0);
+  return t.rows.reduce((s, r) => s + r.cells.reduce((k, c) => k + tableCellNumbers(c).length, 0), 0) + (t.shape ? 2 : 0);
 }
 
 /** Column pairs of two tables: by label, then the leftover columns by position if as many are left on both sides. */
@@ -224,7 +239,8 @@ export function pairTables(a: Table[], b: Table[]): Array<[number, number]> {
       const rows = new Set(tb.rows.map((r) => r.label));
       const commonRows = ta.rows.filter((r) => rows.has(r.label)).length;
       const commonCols = columnPairs(ta, tb).pairs.length;
-      const score = commonRows * commonCols;
+      // Empty frames (0 rows, a shape note) pair on their columns.
+      const score = ta.rows.length === 0 && tb.rows.length === 0 ? commonCols : commonRows * commonCols;
       if (score > bestScore) { best = j; bestScore = score; }
     });
     if (best >= 0) { used.add(best); pairs.push([i, best]); }
@@ -243,7 +259,7 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
   const rowOf = new Map(b.rows.map((r) => [r.label, r]));
   const rowsMissing: string[] = [];
   const columnsMissing = a.columns.filter((_, k) => !colOf.has(k));
-  for (const r of a.rows) {
+  for (const r of a.rows.slice(0, MAX_LINES_PER_CELL)) {
     const other = rowOf.get(r.label);
     if (!other) rowsMissing.push(r.label);
     r.cells.forEach((text, k) => {
@@ -267,6 +283,18 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
         comparisons.push({ cell, original: v, new: w, relDiff, ok, context, ...where });
       });
     });
+  }
+  // The "N rows × M columns" note of a truncated frame: shapes compare as numbers (the new run may
+  // show the whole frame, whose shape is then its own size).
+  if (a.shape) {
+    const bs = b.shape ?? { rows: b.rows.length, columns: b.columns.length };
+    for (const [what, v, w] of [['rows', a.shape.rows, bs.rows], ['columns', a.shape.columns, bs.columns]] as const) {
+      const relDiff = relativeDifference(v, w);
+      const ok = relDiff <= tolerance + 1e-12;
+      compared++;
+      if (!ok) mismatched++;
+      comparisons.push({ cell, original: v, new: w, relDiff, ok, context: `${a.shape.rows} rows × ${a.shape.columns} columns (${what})` });
+    }
   }
   return { comparisons, compared, mismatched, unpaired, rowsMissing, columnsMissing, columnsRenamed: renamed };
 }
@@ -317,7 +345,7 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
   // compared on their first lines.
   const origRest = orig.lines.filter((l) => l.table === undefined || !pairedOrig.has(l.table));
   const curRest = cur.lines.filter((l) => l.table === undefined || !pairedCur.has(l.table));
-  const truncated = origRest.length > MAX_LINES_PER_CELL || curRest.length > MAX_LINES_PER_CELL;
+  const truncated = origRest.length > MAX_LINES_PER_CELL || curRest.length > MAX_LINES_PER_CELL || tablePairs.some(([i]) => origTables[i]!.rows.length > MAX_LINES_PER_CELL);
   const origLines = origRest.slice(0, MAX_LINES_PER_CELL);
   const curLines = curRest.slice(0, MAX_LINES_PER_CELL);
   const pairs = alignLines(origLines, curLines);
@@ -345,13 +373,14 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
     });
   });
   const verdict: CellVerdict = mismatched > 0 ? 'mismatch' : compared === 0 ? 'missing' : unpaired > 0 ? 'partial' : 'match';
-  const note = truncated ? `long output: the first ${MAX_LINES_PER_CELL} lines with numbers were compared` : undefined;
+  const note = truncated ? `long output: the first ${MAX_LINES_PER_CELL} lines with numbers (or table rows) were compared` : undefined;
   return { report: { cell, verdict, compared, mismatched, unpaired, images, textChanged, ...(note ? { note } : {}), ...(tables ? { tables } : {}) }, comparisons };
 }
 
 export function storedOutputsOracle(original: Notebook, current: Notebook, opts: StoredOutputsOptions = {}): OracleVerdict {
   const tolerance = opts.tolerance ?? DEFAULT_TOLERANCE;
   const ignore = new Set(opts.ignoreCells ?? []);
+  const late = outOfOrderCells(original);
   const cells: CellReport[] = [];
   const comparisons: Comparison[] = [];
   original.cells.forEach((c, i) => {
@@ -363,12 +392,21 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const r = compareCell(i, orig, cur, tolerance);
     // A cell that showed nothing in either run has nothing to report.
     if (r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
+    const ooo = late.get(i);
+    if (ooo && r.report.verdict !== 'not-compared') {
+      r.report.outOfOrder = true;
+      const why = `the original ran this cell after cell ${ooo.laterCell} (execution count ${ooo.count} > ${ooo.laterCount}), which sets ${ooo.names.join(', ')}`;
+      r.report.note = r.report.note ? `${r.report.note}; ${why}` : why;
+      for (const x of r.comparisons) x.outOfOrder = true;
+    }
     cells.push(r.report);
     comparisons.push(...r.comparisons);
   });
   const judged = cells.filter((c) => c.verdict !== 'not-compared');
   const count = (v: CellVerdict): number => cells.filter((c) => c.verdict === v).length;
   const numbersCompared = judged.reduce((s, c) => s + c.compared, 0);
+  const excuse = (opts.outOfOrder ?? 'report') === 'report';
+  const failing = (c: CellReport): boolean => (c.verdict === 'mismatch' || c.verdict === 'missing') && !(excuse && c.outOfOrder);
   const details = {
     tolerance,
     cellsJudged: judged.length,
@@ -382,18 +420,23 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     imagesOriginal: cells.reduce((s, c) => s + c.images.original, 0),
     imagesNew: cells.reduce((s, c) => s + c.images.new, 0),
     cellsWithTextChanges: cells.filter((c) => c.textChanged).map((c) => c.cell),
+    /** Judged cells the original ran out of order. */
+    cellsOutOfOrder: judged.filter((c) => c.outOfOrder).map((c) => c.cell),
+    /** Cells whose mismatch or missing numbers fail the notebook. */
+    cellsFailing: cells.filter(failing).map((c) => c.cell),
     cells,
   };
   if (judged.length === 0) {
     return { oracle: 'none', matches: true, details: { ...details, reason: 'the original notebook has no stored numeric outputs to compare with' }, comparisons };
   }
-  const matches = count('mismatch') === 0 && count('missing') === 0 && numbersCompared > 0;
+  const matches = details.cellsFailing.length === 0 && numbersCompared > 0;
   const reasons: string[] = [];
   for (const c of cells) {
+    const tag = c.outOfOrder && excuse ? ' (not judged: the original ran it out of order)' : '';
     if (c.verdict === 'mismatch') {
       const worst = comparisons.filter((x) => x.cell === c.cell && !x.ok && x.new !== null).sort((a, b) => (b.relDiff ?? 0) - (a.relDiff ?? 0))[0];
-      reasons.push(`cell ${c.cell}: ${c.mismatched} of ${c.compared} numbers differ${worst ? ` (e.g. ${worst.original} -> ${worst.new})` : ''}`);
-    } else if (c.verdict === 'missing') reasons.push(`cell ${c.cell}: ${c.note ?? 'numbers missing'}`);
+      reasons.push(`cell ${c.cell}: ${c.mismatched} of ${c.compared} numbers differ${worst ? ` (e.g. ${worst.original} -> ${worst.new})` : ''}${tag}`);
+    } else if (c.verdict === 'missing') reasons.push(`cell ${c.cell}: ${(c.note ?? 'numbers missing').split('; ')[0]}${tag}`);
   }
   return { oracle: 'stored-outputs', matches, details: { ...details, ...(reasons.length ? { reason: reasons.join('; ') } : {}) }, comparisons };
 }

@@ -1,0 +1,311 @@
+/**
+ * The stored-outputs oracle across presentation changes between library versions: the same
+ * values printed differently must match, changed values must not. Fixtures are small, written
+ * here (the wrapped and HTML reprs were printed by pandas 2.2 / numpy 2.2 of the fixed
+ * environment, the one-line ones in the layout old pandas used).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cellNumbers, numberLines } from '../../../src/agent/oracle-numbers.js';
+import { parseHtmlTables, unwrapFrameReprs } from '../../../src/agent/oracle-tables.js';
+import { judge, outOfOrderCells, pairTables, storedOutputsOracle, type CellReport } from '../../../src/agent/oracle.js';
+import { boundNames, readNames } from '../../../src/agent/oracle-order.js';
+import type { CodeCell, Notebook } from '../../../src/core/notebook.js';
+import { makeNotebook } from '../context/fixtures.js';
+
+const stream = (text: string, name = 'stdout') => ({ output_type: 'stream', name, text });
+const result = (plain: string, extra: Record<string, unknown> = {}) => ({ output_type: 'execute_result', execution_count: 3, data: { 'text/plain': plain, ...extra }, metadata: {} });
+const nums = (text: string) => numberLines(text).lines.map((l) => l.numbers);
+
+function pair(origOutputs: any[][], newOutputs: any[][]): [Notebook, Notebook] {
+  return [
+    makeNotebook(origOutputs.map((outputs) => ({ code: 'x', outputs }))),
+    makeNotebook(newOutputs.map((outputs) => ({ code: 'x', outputs }))),
+  ];
+}
+const cellsOf = (v: { details: Record<string, unknown> }) => v.details.cells as CellReport[];
+
+// ---------------------------------------------------------------- DataFrame text/plain
+
+/** Old pandas in a notebook: one line per row (Sex_female from get_dummies as uint8). */
+const WIDE = [
+  '   PassengerId  Survived  Pclass                    Name     Sex   Age     Fare Embarked  Sex_female',
+  '0            1         0       3        Braund, Mr. Owen    male  22.0   7.2500        S           0',
+  '1            2         1       1      Cumings, Mrs. John  female  38.0  71.2833        C           1',
+  '2            3         1       3  Heikkinen, Miss. Laina  female   NaN   7.9250        S           1',
+].join('\n');
+
+/** pandas 2.2 in ipykernel: wrapped at 80 columns into blocks (bools from get_dummies). */
+const WRAPPED = '   PassengerId  Survived  Pclass                    Name     Sex   Age  \\\n0            1         0       3        Braund, Mr. Owen    male  22.0   \n1            2         1       1      Cumings, Mrs. John  female  38.0   \n2            3         1       3  Heikkinen, Miss. Laina  female   NaN   \n\n      Fare Embarked  Sex_female  \n0   7.2500        S       False  \n1  71.2833        C        True  \n2   7.9250        S        True  ';
+
+test('unwrapFrameReprs joins the column blocks of a wrapped DataFrame repr row by row', () => {
+  const lines = unwrapFrameReprs(WRAPPED.split('\n'));
+  assert.equal(lines.length, 4);
+  assert.match(lines[0]!, /^\s+PassengerId\s+Survived\s+Pclass\s+Name\s+Sex\s+Age\s+Fare\s+Embarked\s+Sex_female$/);
+  assert.match(lines[1]!, /^0\s+1\s+0\s+3\s+Braund, Mr\. Owen\s+male\s+22\.0\s+7\.2500\s+S\s+False$/);
+  // Three blocks, a footer, text around: only the frame is touched.
+  const three = ['before', '   a  b  \\', '0  1  2   ', '', '   c  \\', '0  3   ', '', '   d', '0  4', '', '[1 rows x 4 columns]', 'after 5'];
+  assert.deepEqual(unwrapFrameReprs(three).map((l) => l.replace(/\s+/g, ' ').trim()), ['before', 'a b c d', '0 1 2 3 4', '', '[1 rows x 4 columns]', 'after 5']);
+  // A line ending in a backslash that is no frame stays as it is.
+  assert.deepEqual(unwrapFrameReprs(['path C:\\', 'x 1']), ['path C:\\', 'x 1']);
+});
+
+test('text/plain DataFrame: the one-line repr and the wrapped repr give the same numbers; bools read as 1/0', () => {
+  assert.deepEqual(nums(WIDE), nums(WRAPPED));
+  assert.deepEqual(nums(WRAPPED), [[1, 0, 3, 22, 7.25, 0], [2, 1, 1, 38, 71.2833, 1], [3, 1, 3, 7.925, 1]]);
+  const [o, n] = pair([[result(WIDE)]], [[result(WRAPPED)]]);
+  assert.equal(storedOutputsOracle(o, n).matches, true);
+  // A changed value is still caught: Age 22.0 -> 35.0.
+  const [o2, n2] = pair([[result(WIDE)]], [[result(WRAPPED.replace('male  22.0', 'male  35.0'))]]);
+  const v = storedOutputsOracle(o2, n2);
+  assert.equal(v.matches, false);
+  assert.match(String(v.details.reason), /cell 0: 1 of \d+ numbers differ \(e\.g\. 22 -> 35\)/);
+});
+
+test('text/plain DataFrame with a MultiIndex: index levels (sparse rows, names line) are not values', () => {
+  const multi = [
+    '                Age           Fare         ',
+    '               mean   max     mean      max',
+    'Sex    Pclass                              ',
+    'female 1       38.0  38.0  71.2833  71.2833',
+    '       3        NaN   NaN   7.9250   7.9250',
+    'male   3       22.0  22.0   7.2500   7.2500',
+  ].join('\n');
+  assert.deepEqual(nums(multi), [[38, 38, 71.2833, 71.2833], [7.925, 7.925], [22, 22, 7.25, 7.25]]);
+  const grouped = '        Survived\nPclass          \n1       0.629630\n2       0.472826';
+  assert.deepEqual(nums(grouped), [[0.62963], [0.472826]]);
+});
+
+// ---------------------------------------------------------------- HTML tables
+
+const STYLE = '<div>\n<style scoped>\n    .dataframe tbody tr th:only-of-type {\n        vertical-align: middle;\n    }\n</style>\n';
+function htmlFrame(columns: string[], rows: Array<[string, ...string[]]>, footer = ''): string {
+  const head = `<thead>\n    <tr style="text-align: right;">\n      <th></th>\n${columns.map((c) => `      <th>${c}</th>\n`).join('')}    </tr>\n  </thead>`;
+  const body = rows.map(([label, ...cells]) => `    <tr>\n      <th>${label}</th>\n${cells.map((c) => `      <td>${c}</td>\n`).join('')}    </tr>\n`).join('');
+  return `${STYLE}<table border="1" class="dataframe">\n  ${head}\n  <tbody>\n${body}  </tbody>\n</table>\n${footer}</div>`;
+}
+const COLS = ['PassengerId', 'Survived', 'Name', 'Age', 'Fare', 'Sex_female'];
+const ROWS: Array<[string, ...string[]]> = [
+  ['0', '1', '0', 'Braund, Mr. Owen', '22.0', '7.2500', '0'],
+  ['1', '2', '1', 'Cumings, Mrs. John &amp; co', '38.0', '71.2833', '1'],
+  ['2', '3', '1', 'Heikkinen, Miss. Laina', 'NaN', '7.9250', '1'],
+];
+
+test('parseHtmlTables: header, index, cells, entities; multi-level headers and row spans; truncation; shape note', () => {
+  const [t] = parseHtmlTables(htmlFrame(COLS, ROWS, '<p>891 rows × 6 columns</p>\n'));
+  assert.deepEqual(t!.columns, COLS);
+  assert.deepEqual(t!.rows.map((r) => r.label), ['0', '1', '2']);
+  assert.deepEqual(t!.rows[1]!.cells, ['2', '1', 'Cumings, Mrs. John & co', '38.0', '71.2833', '1']);
+  assert.deepEqual(t!.shape, { rows: 891, columns: 6 });
+
+  // pandas 2.2's groupby/agg table: two header levels (colspan), a row of index names, rowspan.
+  const multi = '<table border="1" class="dataframe">\n  <thead>\n    <tr>\n      <th></th>\n      <th></th>\n      <th colspan="2" halign="left">Age</th>\n      <th colspan="2" halign="left">Fare</th>\n    </tr>\n    <tr>\n      <th></th>\n      <th></th>\n      <th>mean</th>\n      <th>max</th>\n      <th>mean</th>\n      <th>max</th>\n    </tr>\n    <tr>\n      <th>Sex</th>\n      <th>Pclass</th>\n      <th></th>\n      <th></th>\n      <th></th>\n      <th></th>\n    </tr>\n  </thead>\n  <tbody>\n    <tr>\n      <th rowspan="2" valign="top">female</th>\n      <th>1</th>\n      <td>38.0</td>\n      <td>38.0</td>\n      <td>71.2833</td>\n      <td>71.2833</td>\n    </tr>\n    <tr>\n      <th>3</th>\n      <td>NaN</td>\n      <td>NaN</td>\n      <td>7.9250</td>\n      <td>7.9250</td>\n    </tr>\n    <tr>\n      <th>male</th>\n      <th>3</th>\n      <td>22.0</td>\n      <td>22.0</td>\n      <td>7.2500</td>\n      <td>7.2500</td>\n    </tr>\n  </tbody>\n</table>';
+  const [m] = parseHtmlTables(multi);
+  assert.deepEqual(m!.columns, ['Age / mean', 'Age / max', 'Fare / mean', 'Fare / max']);
+  assert.deepEqual(m!.rows.map((r) => r.label), ['female / 1', 'female / 3', 'male / 3']);
+  assert.deepEqual(m!.rows[2]!.cells, ['22.0', '22.0', '7.2500', '7.2500']);
+
+  // Truncated rows and columns ("...") are dropped; labels that are numbers compare as numbers.
+  const trunc = htmlFrame(['A', '...', 'Z'], [['0.0', '1', '...', '2'], ['...', '...', '...', '...'], ['9', '3', '...', '4']]);
+  const [tr] = parseHtmlTables(trunc);
+  assert.deepEqual(tr!.columns, ['A', 'Z']);
+  assert.deepEqual(tr!.rows.map((r) => [r.label, ...r.cells]), [['0', '1', '2'], ['9', '3', '4']]);
+  // Not a DataFrame table (no class="dataframe"): ignored.
+  assert.deepEqual(parseHtmlTables('<table><tr><td>1</td></tr></table>'), []);
+});
+
+test('HTML tables are compared by (row, column) label: order, layout, bools and formatting do not matter', () => {
+  const plainOld = WIDE;
+  const cols2 = ['Sex_female', 'PassengerId', 'Survived', 'Name', 'Age', 'Fare'];
+  const reordered: Array<[string, ...string[]]> = [
+    ['2', 'True', '3', '1', 'Heikkinen, Miss. Laina', 'NaN', '7.925'],
+    ['0', 'False', '1', '0', 'Braund, Mr. Owen', '22', '7.25'],
+    ['1', 'True', '2', '1', 'Cumings, Mrs. John &amp; co', '38.000000', '71.2833'],
+  ];
+  const [o, n] = pair([[result(plainOld, { 'text/html': htmlFrame(COLS, ROWS) })]], [[result(WRAPPED, { 'text/html': htmlFrame(cols2, reordered) })]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  const c = cellsOf(v)[0]!;
+  assert.equal(c.verdict, 'match');
+  assert.equal(c.compared, 14); // 3 rows x 5 numeric columns, one NaN
+  assert.deepEqual(c.tables, { compared: 1, rowsMissing: [], columnsMissing: [], columnsRenamed: [] });
+
+  // A changed cell fails, with its row and column.
+  const changed = reordered.map((r) => (r[0] === '0' ? (r.map((x) => (x === '22' ? '35.0' : x)) as typeof r) : r));
+  const [o2, n2] = pair([[result(plainOld, { 'text/html': htmlFrame(COLS, ROWS) })]], [[result(WRAPPED, { 'text/html': htmlFrame(cols2, changed) })]]);
+  const bad = storedOutputsOracle(o2, n2);
+  assert.equal(bad.matches, false);
+  const drift = bad.comparisons.filter((x) => !x.ok);
+  assert.deepEqual(drift.map((x) => [x.row, x.column, x.original, x.new]), [['0', 'Age', 22, 35]]);
+  assert.match(drift[0]!.context!, /^0 \| Age: 22\.0$/);
+
+  // Rows or columns the new run does not show are reported, not failed (pandas truncates wide frames).
+  const fewer = htmlFrame(['PassengerId', 'Survived', 'Name', 'Age'], ROWS.slice(0, 2).map((r) => r.slice(0, 5) as [string, ...string[]]));
+  const [o3, n3] = pair([[result(plainOld, { 'text/html': htmlFrame(COLS, ROWS) })]], [[result('x', { 'text/html': fewer })]]);
+  const part = storedOutputsOracle(o3, n3);
+  assert.equal(part.matches, true);
+  const pc = cellsOf(part)[0]!;
+  assert.equal(pc.verdict, 'partial');
+  assert.deepEqual(pc.tables!.rowsMissing, ['2']);
+  assert.deepEqual(pc.tables!.columnsMissing, ['Fare', 'Sex_female']);
+});
+
+test('HTML tables: renamed columns pair by position; a table on one side only falls back to text/plain', () => {
+  // pandas 2 names value_counts().to_frame() "count" where pandas 1 named it after the column.
+  const [o, n] = pair(
+    [[result('        Sex\nmale    577\nfemale  314', { 'text/html': htmlFrame(['Sex'], [['male', '577'], ['female', '314']]) })]],
+    [[result('        count\nSex          \nmale      577\nfemale    314', { 'text/html': htmlFrame(['count'], [['female', '314'], ['male', '577']]) })]],
+  );
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.deepEqual(cellsOf(v)[0]!.tables!.columnsRenamed, [['Sex', 'count']]);
+  // Original with HTML, new run printed the frame (no HTML): compared as text.
+  const [o2, n2] = pair([[result(WIDE, { 'text/html': htmlFrame(COLS, ROWS) })]], [[stream(WRAPPED + '\n')]]);
+  const t = storedOutputsOracle(o2, n2);
+  assert.equal(t.matches, true, String(t.details.reason));
+  assert.equal(cellsOf(t)[0]!.tables, undefined);
+  // pairTables: each original table with the new one sharing most labels.
+  const a = parseHtmlTables(htmlFrame(['x'], [['r1', '1']]))[0]!;
+  const b = parseHtmlTables(htmlFrame(['y', 'z'], [['q', '1']]))[0]!;
+  assert.deepEqual(pairTables([a], [b, a]), [[0, 1]]);
+});
+
+test('an HTML-only table (no text/plain) still counts as stored numbers', () => {
+  const cell = { cell_type: 'code', source: '', metadata: {}, execution_count: 1, outputs: [{ output_type: 'display_data', data: { 'text/html': htmlFrame(['a'], [['0', '1.5']]) }, metadata: {} }] } as unknown as CodeCell;
+  const n = cellNumbers(cell);
+  assert.equal(n.tables.length, 1);
+  assert.equal(n.htmlOnly, 1);
+  const [o, cur] = pair([cell.outputs as any[]], [[{ output_type: 'display_data', data: { 'text/html': htmlFrame(['a'], [['0', '1.6']]) }, metadata: {} }]]);
+  assert.equal(storedOutputsOracle(o, cur).matches, true);
+  const [o2, cur2] = pair([cell.outputs as any[]], [[{ output_type: 'display_data', data: { 'text/html': htmlFrame(['a'], [['0', '3.0']]) }, metadata: {} }]]);
+  assert.equal(storedOutputsOracle(o2, cur2).matches, false);
+});
+
+// ---------------------------------------------------------------- other formatting drift
+
+test('numpy arrays: legacy spacing and different line wrapping give the same numbers', () => {
+  const old = 'array([ 0.1       ,  0.25      ,  0.00001   ,  3.        ,  0.1       ,\n        0.25      ,  0.00001   ,  3.        ])';
+  const now = 'array([1.0e-01, 2.5e-01, 1.0e-05, 3.0e+00, 1.0e-01, 2.5e-01, 1.0e-05,\n       3.0e+00])';
+  assert.deepEqual(nums(old), nums(now));
+  assert.deepEqual(nums(now), [[0.1, 0.25, 0.00001, 3, 0.1, 0.25, 0.00001, 3]]);
+  const old3d = '[[[  0.    0.5   1.    1.5]\n  [  2.    2.5   3.    3.5]]\n\n [[  6.    6.5   7.    7.5]\n  [ 10.   10.5  11.   11.5]]]';
+  const new3d = '[[[ 0.   0.5  1.   1.5]\n  [ 2.   2.5  3.   3.5]]\n\n [[ 6.   6.5  7.   7.5]\n  [10.  10.5 11.  11.5]]]';
+  assert.deepEqual(nums(old3d), nums(new3d));
+  assert.equal(nums(new3d).length, 1);
+  // A truncated long array: numpy 1.13 printed "...," where numpy 2 prints "...".
+  assert.deepEqual(nums('[ 0.1  0.2  0.3 ...,  0.7  0.8  0.9]'), nums('[0.1 0.2 0.3 ... 0.7 0.8 0.9]'));
+  const [o, n] = pair([[result(old)]], [[result(now.replace('2.5e-01, 1.0e-05,\n', '9.5e-01, 1.0e-05,\n'))]]);
+  assert.equal(storedOutputsOracle(o, n).matches, false);
+});
+
+test('float formatting, scientific notation, thousand separators, Series footers', () => {
+  assert.deepEqual(nums('0.80000000000000004'), [[0.8]]);
+  assert.deepEqual(nums('score: 1.5e-03'), nums('score: 0.0015'));
+  assert.deepEqual(nums('rows: 1,234,567 total 12,345.5'), [[1234567, 12345.5]]);
+  assert.deepEqual(nums('(891, 12)\n[1, 2, 3]\n1,2,3'), [[891, 12], [1, 2, 3], [1, 2, 3]]);
+  const [o, n] = pair(
+    [[stream('score 0.8\n')], [result('Age     29.699118\nFare    32.204208\ndtype: float64')], [stream('total 1,234,567\n')]],
+    [[stream('score 0.80000000000000004\n')], [result('Age     29.699118\nFare    32.204208\nName: mean, dtype: float64')], [stream('total 1234567\n')]],
+  );
+  assert.equal(storedOutputsOracle(o, n).matches, true);
+});
+
+test('warnings, progress bars, timings, addresses and estimator reprs are not results; the score next to them is', () => {
+  const old = [
+    'RandomForestClassifier(bootstrap=True, class_weight=None, criterion=\'gini\',',
+    '            max_depth=None, max_features=\'auto\', max_leaf_nodes=None,',
+    '            min_samples_leaf=1, min_samples_split=2, n_estimators=10, n_jobs=1)',
+    'Accuracy: 0.78',
+    'Wall time: 2.3 s',
+  ].join('\n');
+  const now = [
+    '/usr/lib/python3/dist-packages/sklearn/base.py:1152: FutureWarning: something changed in 1.4',
+    'RandomForestClassifier(n_estimators=10)',
+    ' 45%|████▌     | 45/100 [00:01<00:02, 30.1it/s]',
+    'took 3.2s',
+    '<Figure size 640x480 with 1 Axes> at 0x7f3a2c',
+    'Accuracy: 0.78',
+    'Wall time: 9.1 s',
+  ].join('\n');
+  assert.deepEqual(nums(old), [[0.78]]);
+  assert.deepEqual(nums(now), [[0.78]]);
+  const [o, n] = pair([[stream(old)], [result('[Text(0.5, 1.0, \'Age\')]')]], [[stream(now), stream('DeprecationWarning: 3 things\n', 'stderr')], [result('[Text(0.5, 1.0, \'Age\')]')]]);
+  assert.equal(storedOutputsOracle(o, n).matches, true);
+  // Genuine drift is still drift: accuracy 0.78 -> 0.61.
+  const [o2, n2] = pair([[stream(old)]], [[stream(now.replace('Accuracy: 0.78', 'Accuracy: 0.61'))]]);
+  const v = storedOutputsOracle(o2, n2);
+  assert.equal(v.matches, false);
+  assert.match(String(v.details.reason), /0\.78 -> 0\.61/);
+  assert.equal(judge({ original: o2, current: n2 }).matches, false);
+});
+
+// ---------------------------------------------------------------- execution order
+
+test('boundNames / readNames: assignments, mutations, loops, imports, defs; not function bodies, strings or comments', () => {
+  const src = [
+    'import numpy as np, pandas',
+    'from sklearn.ensemble import RandomForestClassifier as RF',
+    "train['Age'] = train['Age'].fillna(0)  # fill = 1",
+    'a, (b, c) = 1, (2, 3)',
+    'n += 1',
+    'test.drop("Cabin", axis=1, inplace=True)',
+    'clf = RF(n_estimators=10,',
+    '         max_depth=3).fit(X, y)',
+    'model.fit(X, y)',
+    'cols.append("x")',
+    'for i, row in df.iterrows():',
+    '    total = row.x',
+    'def helper(z):',
+    '    inner = z * 2',
+    '    return inner',
+    's = "k = 5"',
+    'print(x == 3)',
+  ].join('\n');
+  const imported = new Set<string>();
+  assert.deepEqual([...boundNames(src, imported)].sort(), ['a', 'b', 'c', 'clf', 'cols', 'helper', 'i', 'model', 'n', 'row', 's', 'test', 'total', 'train'].sort());
+  assert.deepEqual([...imported].sort(), ['RF', 'np', 'pandas']);
+  assert.deepEqual([...readNames('df.head(5)  # train\nprint(x.shape, "y")')].sort(), ['df', 'print', 'x']);
+});
+
+test('cells the original ran out of order are compared and reported, but fail the notebook only with outOfOrder "judge"', () => {
+  const [o, n] = pair([[stream('rows 891\n')], [stream('nulls 0\n')], [stream('b 2\n')], [stream('c 3\n')]], [[stream('rows 891\n')], [stream('nulls 177\n')], [stream('b 2\n')], [stream('c 3\n')]]);
+  const src = ["train = pd.read_csv('train.csv'); print('rows', len(train))", "print('nulls', train.Age.isnull().sum())", "train['Age'] = train.Age.fillna(28)\nprint('b', 2)", "other = 3\nprint('c', other)"];
+  src.forEach((s, i) => { o.cells[i]!.source = s; });
+  const counts = [1, 9, 5, 2]; // cell 1 re-run after cell 2 had filled the nulls; cell 3 ran early but touches nothing cell 1 reads
+  counts.forEach((c, i) => { (o.cells[i] as CodeCell).execution_count = c; });
+  assert.deepEqual([...outOfOrderCells(o).entries()], [[1, { count: 9, laterCell: 2, laterCount: 5, names: ['train'] }]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true);
+  assert.deepEqual(v.details.cellsOutOfOrder, [1]);
+  assert.deepEqual(v.details.cellsFailing, []);
+  const c1 = cellsOf(v).find((c) => c.cell === 1)!;
+  assert.equal(c1.verdict, 'mismatch');
+  assert.equal(c1.outOfOrder, true);
+  assert.match(c1.note!, /after cell 2 \(execution count 9 > 5\), which sets train/);
+  assert.match(String(v.details.reason), /cell 1: 1 of 1 numbers differ \(e\.g\. 0 -> 177\) \(not judged: the original ran it out of order\)/);
+  assert.equal(v.comparisons.find((x) => x.cell === 1)!.outOfOrder, true);
+  const strict = storedOutputsOracle(o, n, { outOfOrder: 'judge' });
+  assert.equal(strict.matches, false);
+  assert.deepEqual(strict.details.cellsFailing, [1]);
+  // Ran early, but the later cell binds nothing this one reads: judged as usual.
+  (o.cells[2] as CodeCell).execution_count = 10;
+  assert.deepEqual([...outOfOrderCells(o).keys()], []);
+  assert.equal(storedOutputsOracle(o, n).matches, false);
+});
+
+test('Series reprs compare by index label: order, the index-name line and the name in the footer do not matter', () => {
+  const old = 'male      577\nfemale    314\nName: Sex, dtype: int64';
+  const now = 'Sex\nfemale    314\nmale      577\nName: count, dtype: int64';
+  const [o, n] = pair([[result(old)]], [[result(now)]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.deepEqual(v.comparisons.map((c) => [c.row, c.original, c.new]), [['male', 577, 577], ['female', 314, 314]]);
+  const [o2, n2] = pair([[result(old)]], [[result(now.replace('314', '200'))]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+  // A truncated Series (pandas 2 ".." row, old pandas "..."), with its Length.
+  const long = (dots: string) => `0      0.5\n1      1.5\n${dots}\n889    2.5\n890    3.5\nName: p, Length: 891, dtype: float64`;
+  const [o3, n3] = pair([[result(long('...    ...'))]], [[result(long('       ..'))]]);
+  const t = storedOutputsOracle(o3, n3);
+  assert.equal(t.matches, true, String(t.details.reason));
+  assert.equal((t.details.cells as CellReport[])[0]!.compared, 6); // 4 values, rows and columns of the shape
+});
