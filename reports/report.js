@@ -148,7 +148,7 @@
     var classes = Object.keys(classTotals).sort(function (a, b) { return classTotals[b] - classTotals[a] || a.localeCompare(b); }).slice(0, 12);
     var causes = Object.keys(causeTotals).sort(function (a, b) { return causeTotals[b] - causeTotals[a] || a.localeCompare(b); });
     var cellW = Math.max(58, Math.min(96, 640 / causes.length)), cellH = 24, left = 150, top = 64;
-    var W = left + causes.length * cellW + 50, H = top + classes.length * cellH + 30;
+    var W = left + causes.length * cellW + 110, H = top + classes.length * cellH + 30;
     var max = Math.max.apply(null, matrix.map(function (m) { return m.count; })) || 1;
     var s = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'failure taxonomy' });
     causes.forEach(function (c, j) {
