@@ -5,7 +5,7 @@ import { err, rule, deleteStatement } from './helpers.js';
 import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf } from './tree.js';
 
 const API = (v: string) => `https://matplotlib.org/stable/api/prev_api_changes/api_changes_${v}.html`;
-const MPL_SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n";
+const MPL_SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.close('all')\n";
 
 const histNormed = rule({
   id: 'mpl-hist-normed',

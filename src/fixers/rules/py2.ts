@@ -314,7 +314,7 @@ const xrange = builtinRename('py2-xrange', 'xrange', 'range', /name 'xrange' is 
   before: 'print(sum(i for i in xrange(4)))', after: 'print(sum(i for i in range(4)))', expect: '6',
 });
 const rawInput = builtinRename('py2-raw-input', 'raw_input', 'input', /name 'raw_input' is not defined/, {
-  before: 'ask = raw_input\nprint(ask.__name__)', after: 'ask = input\nprint(ask.__name__)', expect: 'input',
+  before: 'ask = raw_input\nprint(ask is input)', after: 'ask = input\nprint(ask is input)', expect: 'True',
 });
 const unicodeB = builtinRename('py2-unicode', 'unicode', 'str', /name 'unicode' is not defined/, {
   before: "print(unicode(5) + u'a')", after: "print(str(5) + u'a')", expect: '5a',

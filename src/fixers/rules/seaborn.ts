@@ -6,7 +6,7 @@ import { err, rule } from './helpers.js';
 import { addArgument, callArgs, removeArgument, renameKeyword, replaceNode, type Args } from './tree.js';
 
 const WN = (v: string) => `https://seaborn.pydata.org/whatsnew/v${v}.html`;
-const SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\nimport seaborn as sns\ndf = pd.DataFrame({'x': [1, 2, 3, 4], 'y': [2.0, 4.0, 5.0, 4.0], 'c': ['a', 'b', 'a', 'b']})\n";
+const SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.close('all')\nimport pandas as pd\nimport seaborn as sns\ndf = pd.DataFrame({'x': [1, 2, 3, 4], 'y': [2.0, 4.0, 5.0, 4.0], 'c': ['a', 'b', 'a', 'b']})\n";
 const noAttr = (names: string) => err('AttributeError', new RegExp(`module 'seaborn' has no attribute '(${names})'`));
 
 function* snsCalls(ctx: CellContext, names: string[]): Generator<{ call: SyntaxNode; fn: SyntaxNode; name: string; args: Args }> {
