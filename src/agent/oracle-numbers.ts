@@ -43,7 +43,7 @@ export interface CellNumbers {
 /** A number; "1,234,567.5" (thousand separators) reads as one number. */
 const NUMBER = /(?<![\w.#/\\])[-+]?(?:[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])(?!\.\w)/g;
 
-const WARNING = /\b[A-Z][A-Za-z]*Warning\b|^\s*warnings\.warn\(/;
+const WARNING = /\b[A-Z][A-Za-z]*Warning\b|\bWARNING\b|^\s*warnings\.warn\(/;
 
 const SKIP_LINE = [
   /\b(wall time|cpu times?|elapsed|time taken|took|runtime|run time|duration)\b/i,
@@ -52,7 +52,7 @@ const SKIP_LINE = [
   /\d+%\|/, // tqdm
   /\[[=>.\-]{5,}\]/, // keras progress
   /\bETA\b|\bit\/s\b|\bs\/it\b/,
-  /\.py:\d+|File ".*", line \d+/,
+  /\.(py|pyx|c|cc|cpp|cu|h|hpp):\d+|File ".*", line \d+/, // source references (warnings, native library logs)
   /\b(version|python \d)/i,
   /^\s*(In|Out)\s*\[\d*\]:/,
   /^\s*(Name: .*, )?(Length: \d+, )?dtype: \w+\s*$/, // Series footer

@@ -4,12 +4,13 @@
  * - expected-score: the submission the notebook wrote, scored against ground truth with a named
  *   metric, compared with an expected score within a relative tolerance (default ±10%).
  * - stored-outputs: the numbers the original run printed (stored in the .ipynb) compared with the
- *   new run's, cell by cell: DataFrames shown as HTML tables in both runs by (row label, column
- *   label), everything else line by line after normalizing presentation (oracle-numbers.ts);
- *   text and images are reported, not judged.
+ *   new run's, cell by cell: DataFrames shown as HTML tables and Series reprs in both runs by
+ *   (row label, column label) (oracle-tables.ts), everything else line by line after normalizing
+ *   presentation (oracle-numbers.ts); text and images are reported, not judged; cells the
+ *   original ran out of order are reported, not judged by default (oracle-order.ts).
  * - none: nothing to compare against (the verdict then rests on a clean run alone).
  */
-import type { CodeCell, Notebook } from '../core/notebook.js';
+import { sourceText, type CodeCell, type Notebook } from '../core/notebook.js';
 import { cellNumbers, extractNumbers, type CellNumbers, type NumberLine } from './oracle-numbers.js';
 import { outOfOrderCells } from './oracle-order.js';
 import type { Table } from './oracle-tables.js';
@@ -392,6 +393,11 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const r = compareCell(i, orig, cur, tolerance);
     // A cell that showed nothing in either run has nothing to report.
     if (r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
+    // Outputs stored under a cell whose source was later deleted cannot come back.
+    if (r.report.verdict !== 'not-compared' && sourceText(c.source).trim() === '') {
+      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: 'the cell has no source: its stored outputs are stale' };
+      r.comparisons = [];
+    }
     const ooo = late.get(i);
     if (ooo && r.report.verdict !== 'not-compared') {
       r.report.outOfOrder = true;
@@ -444,7 +450,7 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
 /** True when the notebook carries stored numeric outputs the stored-outputs oracle can use. */
 export function hasStoredNumbers(nb: Notebook): boolean {
   return nb.cells.some((c) => {
-    if (c.cell_type !== 'code') return false;
+    if (c.cell_type !== 'code' || sourceText(c.source).trim() === '') return false;
     const n = cellNumbers(c as CodeCell);
     return !n.hasError && (n.lines.length > 0 || n.tables.some((t) => tableNumberCount(t) > 0));
   });

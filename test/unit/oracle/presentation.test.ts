@@ -309,3 +309,14 @@ test('Series reprs compare by index label: order, the index-name line and the na
   assert.equal(t.matches, true, String(t.details.reason));
   assert.equal((t.details.cells as CellReport[])[0]!.compared, 6); // 4 values, rows and columns of the shape
 });
+
+test('native library logs with source references and outputs left under an emptied cell are not judged', () => {
+  assert.deepEqual(nums('[00:39:26] WARNING: /workspace/src/objective/regression_obj.cu:152: reg:linear is now deprecated.\nrmse 0.12'), [[0.12]]);
+  const [o, n] = pair([[stream('rmse 0.12\n')], [result('[0 rows x 308 columns]')]], [[stream('rmse 0.12\n')], []]);
+  o.cells[1]!.source = '';
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  const stale = cellsOf(v).find((c) => c.cell === 1)!;
+  assert.equal(stale.verdict, 'not-compared');
+  assert.match(stale.note!, /no source/);
+});
