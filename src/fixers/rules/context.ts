@@ -5,7 +5,7 @@
  */
 import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
 import type { Library, TextEdit } from './types.js';
-import { indexTree, type TreeIndex, callArgs, methodCall } from './tree.js';
+import { type TreeIndex, callArgs, methodCall } from './tree.js';
 import type { Era } from './versions.js';
 
 export interface ParsedCell {

@@ -6,7 +6,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { ErrorSignature, Rule, RuleMatch, TextEdit } from './types.js';
-import { callArgs, insertAt, kwValue, removeArgument, renameKeyword, replaceNode } from './tree.js';
+import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode } from './tree.js';
 
 type RuleInput = Omit<Rule, 'errors' | 'autoFixable' | 'kind' | 'message'> &
   Partial<Pick<Rule, 'errors' | 'autoFixable' | 'kind' | 'message'>>;
@@ -231,4 +231,3 @@ export function firstCellUsing(ctx: CellContext, name: string): number | undefin
   return ctx.nb.identifiers(name)[0]?.cell;
 }
 
-export { insertAt, replaceNode, callArgs, kwValue, removeArgument };

@@ -2,7 +2,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule, deleteStatement } from './helpers.js';
-import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf } from './tree.js';
+import { callArgs, kwValue, renameKeyword, replaceNode, stringValue, quoteOf } from './tree.js';
 
 const API = (v: string) => `https://matplotlib.org/stable/api/prev_api_changes/api_changes_${v}.html`;
 const MPL_SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.close('all')\n";
@@ -102,7 +102,7 @@ const gcaProjection = rule({
     beforeError: 'TypeError',
   }],
   *find(ctx) {
-    for (const { call, recv, nameNode } of ctx.methodCalls(['gca'])) {
+    for (const { call, nameNode } of ctx.methodCalls(['gca'])) {
       const args = callArgs(call);
       if (!args?.keywords.has('projection')) continue;
       yield { node: call, edits: [replaceNode(nameNode, 'add_subplot')] };
@@ -306,4 +306,3 @@ const colorCycle = rule({
 
 export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle];
 
-export { sameNode, removeArgument };

@@ -3,7 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule, renameMembers } from './helpers.js';
-import { addArgument, callArgs, callOf, kwValue, paren, renameKeyword, replaceNode } from './tree.js';
+import { addArgument, callArgs, kwValue, paren, renameKeyword, replaceNode } from './tree.js';
 
 const NP2 = 'https://numpy.org/devdocs/numpy_2_0_migration_guide.html#main-namespace';
 const NP124 = 'https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations';
@@ -384,4 +384,3 @@ export const numpyRules: Rule[] = [
   asfarray, ptpMethod, asscalar, histogramNormed, raggedArray, printoptionsNan, npWarnings, npMath, msort, alen, itemset,
 ];
 
-export { callOf };

@@ -2,7 +2,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
-import { err, rule, deleteStatement, moveModules, dropKw } from './helpers.js';
+import { err, rule, deleteStatement, moveModules } from './helpers.js';
 import { addArgument, callArgs, isPure, kwValue, methodCall, paren, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, type Args } from './tree.js';
 
 const PD10 = 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#removal-of-prior-version-deprecations-changes';
@@ -1292,4 +1292,3 @@ export const pandasRules: Rule[] = [
   seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex,
 ];
 
-export { dropKw };

@@ -6,9 +6,9 @@
  */
 import type { SyntaxNode } from '../python/parser.js';
 import { cellCache, type CellContext } from './context.js';
-import type { Rule, RuleMatch, TextEdit } from './types.js';
-import { err, rule, deleteStatement, firstCellUsing, moveModules, lineIndent } from './helpers.js';
-import { addArgument, callArgs, callOf, insertAt, kwValue, methodCall, paren, quoteOf, replaceNode, sameNode, stringValue } from './tree.js';
+import type { Rule, TextEdit } from './types.js';
+import { err, rule, deleteStatement, firstCellUsing, moveModules } from './helpers.js';
+import { addArgument, callArgs, callOf, kwValue, methodCall, paren, quoteOf, replaceNode, sameNode, stringValue } from './tree.js';
 
 const PY3 = 'https://docs.python.org/3/whatsnew/3.0.html';
 const SYNTAX = (what: RegExp | string) => [err('SyntaxError', what)];
@@ -1155,4 +1155,3 @@ export const py2Rules: Rule[] = [
   strDecode, intDivision, csvBinaryFiles,
 ];
 
-export { freeNames, importOnce, lineIndent, insertAt };

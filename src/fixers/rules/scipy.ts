@@ -1,6 +1,4 @@
 /** SciPy removals: scipy.misc functions, numpy re-exports, integrate renames (1.14), stats.mode keepdims (1.11). */
-import type { SyntaxNode } from '../python/parser.js';
-import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveImportedNames } from './helpers.js';
 import { addArgument, callArgs, replaceNode, sameNode } from './tree.js';
@@ -274,4 +272,3 @@ const sparseA = rule({
 
 export const scipyRules: Rule[] = [miscSpecial, miscImages, integrateRenames, interp2d, modeKeepdims, numpyReexports, statsRemoved, sparseA];
 
-export type { SyntaxNode, CellContext };

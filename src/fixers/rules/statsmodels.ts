@@ -3,7 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule, moveImportedNames } from './helpers.js';
-import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf } from './tree.js';
+import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf } from './tree.js';
 
 const REL = (v: string) => `https://www.statsmodels.org/stable/release/version${v}.html`;
 const SERIES = "import numpy as np\nimport pandas as pd\ns = pd.Series(np.arange(40.0) % 7 + np.arange(40.0), index=pd.date_range('2020-01-01', periods=40, freq='D'))\n";
@@ -63,8 +63,7 @@ const arimaModel = rule({
       ARIMA: { module: 'statsmodels.tsa.arima.model', name: 'ARIMA' },
       ARMA: { module: 'statsmodels.tsa.arima.model', name: 'ARIMA' },
     });
-    for (const { node, qname } of ctx.attributesTo(['statsmodels.tsa.api.ARMA', 'statsmodels.api.tsa.ARMA'])) {
-      void qname;
+    for (const { node } of ctx.attributesTo(['statsmodels.tsa.api.ARMA', 'statsmodels.api.tsa.ARMA'])) {
       yield { node, edits: [replaceNode(node.childForFieldName('attribute')!, 'ARIMA')] };
     }
     // ARMA(endog, order=(p, q)) -> order=(p, 0, q)
@@ -188,4 +187,3 @@ const trendNc = rule({
 
 export const statsmodelsRules: Rule[] = [arimaModel, seasonalDecompose, acfUnbiased, trendNc];
 
-export { sameNode };

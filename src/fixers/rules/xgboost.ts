@@ -3,7 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
-import { addArgument, callArgs, kwValue, paren, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf, type Args } from './tree.js';
+import { addArgument, callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf, type Args } from './tree.js';
 
 const NEWS = 'https://xgboost.readthedocs.io/en/stable/changes/index.html';
 const XGB_SKLEARN = ['XGBClassifier', 'XGBRegressor', 'XGBRanker', 'XGBRFClassifier', 'XGBRFRegressor', 'XGBModel'];
@@ -39,7 +39,7 @@ const fitArgs = rule({
     beforeError: 'TypeError',
   }],
   *find(ctx) {
-    for (const { call, recv, attr } of ctx.methodCalls(['fit'])) {
+    for (const { call, recv } of ctx.methodCalls(['fit'])) {
       const args = callArgs(call);
       if (!args) continue;
       const moved = MOVED_FIT_KW.map((k) => args.keywords.get(k)).filter((k): k is SyntaxNode => !!k);
@@ -55,7 +55,6 @@ const fitArgs = rule({
         { start: recv.endIndex, end: recv.endIndex, text: setParams },
         ...moved.map((k) => removeArgument(args, k, ctx.source)),
       ];
-      void attr;
       yield { node: call, edits };
     }
   },
@@ -252,4 +251,3 @@ const pinBaseScore = xgbPin({
 
 export const xgboostRules: Rule[] = [fitArgs, ntreeLimit, boosterMethod, gpuHist, cvShowProgress, pinWrapperDefaults, pinTreeMethod, pinBaseScore];
 
-export { paren };
