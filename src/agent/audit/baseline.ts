@@ -47,6 +47,12 @@ export interface JobContext {
   prestarted?: () => Promise<Sandbox | undefined>;
   /** Called once the kernel is up and the notebook's cells run: a good moment to start the next sandbox. */
   onCellsStarted?: () => void;
+  /**
+   * Called when the run is recorded (outputs collected, produced files copied out): the pre-started
+   * sandbox may go now, which spares the kernel's graceful shutdown (~0.7 s) in a sandbox that is
+   * discarded anyway.
+   */
+  onRunRecorded?: () => void;
   /** Artifacts go to this subdirectory of the job's directory (--fix keeps the baseline apart). */
   subdir?: string;
 }
@@ -148,6 +154,7 @@ export async function auditBaseline(job: AuditJob, ctx: JobContext): Promise<Bas
     else if (e.type === 'sandbox-ready') ctx.onProgress?.({ phase: 'kernel' });
     else if (e.type === 'kernel-ready') ctx.onCellsStarted?.();
     else if (e.type === 'cell-start') ctx.onProgress?.({ phase: 'cell', cell: e.codeIndex + 1, of: e.total });
+    else if (e.type === 'run-end') ctx.onRunRecorded?.();
   };
   let run: RunResult;
   let executed: Notebook;

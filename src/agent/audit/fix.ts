@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NbmError, ExitCode, errorMessage } from '../../core/errors.js';
-import type { Notebook } from '../../core/notebook.js';
+import { notebookKernel, type Notebook } from '../../core/notebook.js';
 import { auditBaseline, emptyRecord, JobInterrupted, jobSandbox, type JobContext } from './baseline.js';
 import type { AuditJob } from './jobs.js';
 import { pickComparisons, representativeScore, type AuditRecord, type RecordStatus, type Stage } from './record.js';
@@ -106,7 +106,10 @@ export async function auditFix(job: AuditJob, ctx: JobContext, settings: FixSett
     return { ...base.record, mode: 'fix', before };
   }
   const outDir = path.join(ctx.auditDir, job.artifactDir);
-  const python2 = (base.notebook.metadata?.kernelspec?.name ?? '').includes('python2');
+  let python2 = false;
+  try {
+    python2 = notebookKernel(base.notebook).pythonMajor === 2;
+  } catch { /* the baseline already vetted the kernel */ }
   let report: ModernizeReportLike;
   try {
     report = await modernize(base.notebook, {

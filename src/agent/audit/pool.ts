@@ -84,7 +84,12 @@ export class AuditPool {
     this.slots.push(slot);
     this.all.push(slot);
     proc.stderr?.on('data', (d: Buffer) => {
-      for (const line of String(d).split('\n')) if (line.trim()) log.info(`[worker ${slot.n}] ${line}`);
+      for (const line of String(d).split('\n')) {
+        if (!line.trim()) continue;
+        // Worker log lines keep their level ("<timestamp> <level> <message>"); anything else is info.
+        const m = /^\S+ (error|warn|info|verbose|debug|silly) (.*)$/.exec(line);
+        log.log(m ? m[1]! : 'info', `[worker ${slot.n}] ${m ? m[2] : line}`);
+      }
     });
     proc.on('message', (m: unknown) => this.onMessage(slot, m as FromWorker));
     proc.once('exit', (code, sig) => this.onExit(slot, code, sig));

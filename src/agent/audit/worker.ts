@@ -93,6 +93,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
       signal: abort.signal,
       onProgress: (progress) => channel.send({ type: 'progress', id: job.id, progress }),
       ...(mine ? { prestarted: () => mine! } : {}),
+      ...(mine ? { onRunRecorded: () => stopSandbox(mine!) } : {}),
       onCellsStarted: () => {
         // The kernel is up: its start-up no longer competes for the CPU with the next sandbox's.
         if (!nextStarted) prestart(next);
