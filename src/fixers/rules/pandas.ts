@@ -1225,13 +1225,12 @@ const numericOnly = rule({
   old: "df.groupby('k').mean(); df.corr(); df.fillna(df.median())",
   new: "df.groupby('k').mean(numeric_only=True); df.corr(numeric_only=True)",
   removedIn: '2.0',
-  trigger: 'error',
   errors: [
     err('TypeError', /agg function failed \[how->\w+,dtype->object\]|Could not convert .* to numeric|Cannot convert .* to numeric|could not convert string to float|unsupported operand type\(s\) for [+/]: 'str' and/),
     err('ValueError', /could not convert string to float/),
   ],
   link: PD20,
-  message: 'pandas 2.0 no longer drops non-numeric columns silently in mean/median/std/corr...: pass numeric_only=True (same numbers as before)',
+  message: 'pandas 2.0 no longer drops non-numeric columns silently in mean/median/std/corr... of a DataFrame (or a groupby): numeric_only=True gives the numbers the notebook got before (and changes nothing for all-numeric data)',
   fixtures: [{
     before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\nprint(df.groupby('k').mean().v.tolist(), df.fillna(df.median()).v.sum(), df.corr().shape)",
     after: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\nprint(df.groupby('k').mean(numeric_only=True).v.tolist(), df.fillna(df.median(numeric_only=True)).v.sum(), df.corr(numeric_only=True).shape)",
@@ -1242,7 +1241,9 @@ const numericOnly = rule({
     for (const { call, recv } of ctx.methodCalls(NUMERIC_REDUCTIONS)) {
       const args = callArgs(call);
       if (!args || args.keywords.has('numeric_only') || args.splat) continue;
-      const grouped = recv.type === 'call' && ['groupby', 'resample', 'rolling', 'expanding'].includes(methodCall(recv)?.name ?? '') ||
+      const inner = recv.type === 'call' ? methodCall(recv) : undefined;
+      const grouped = (inner?.name === 'groupby') ||
+        (!!inner && ['resample', 'rolling', 'expanding'].includes(inner.name) && ctx.nb.isDataFrameExpr(inner.recv, ctx.index)) ||
         (recv.type === 'subscript' && recv.childForFieldName('value')?.type === 'call' && methodCall(recv.childForFieldName('value')!)?.name === 'groupby' && recv.childForFieldName('subscript')?.type === 'list');
       if (!grouped && !ctx.nb.isDataFrameExpr(recv, ctx.index)) continue;
       yield { node: call, edits: [addArgument(args, 'numeric_only=True')] };

@@ -151,11 +151,19 @@ describe('rulesForError', () => {
   });
 
   it('includes rules that are only recognised from runtime errors', async () => {
-    const nb = notebookOf(["import pandas as pd\ndf = pd.read_csv('x.csv')\nm = df.groupby('k').mean()"]);
+    const nb = notebookOf(['from scipy.sparse import csr_matrix\nX = csr_matrix([[1, 0]])\nprint(X.A.sum())']);
     assert.deepEqual(await scanNotebook(nb), []);
-    const patches = await rulesForError(nb, 0, { ename: 'TypeError', evalue: 'agg function failed [how->mean,dtype->object]' });
+    const patches = await rulesForError(nb, 0, { ename: 'AttributeError', evalue: "'csr_matrix' object has no attribute 'A'" });
+    assert.deepEqual(patches[0].source, { kind: 'rule', ruleIds: ['scipy-sparse-toarray'] });
+    assert.equal((patches[0].edits[0] as any).newSource, 'from scipy.sparse import csr_matrix\nX = csr_matrix([[1, 0]])\nprint(X.toarray().sum())');
+  });
+
+  it('fixes reductions over mixed-type frames statically and for the matching error', async () => {
+    const nb = notebookOf(["import pandas as pd\ndf = pd.read_csv('x.csv')\nm = df.groupby('k').mean()\nc = df.corr()"]);
+    assert.deepEqual((await scanNotebook(nb)).map((f) => f.ruleId), ['pandas-numeric-only', 'pandas-numeric-only']);
+    const patches = await rulesForError(nb, 0, { ename: 'ValueError', evalue: "could not convert string to float: 'RL'" });
     assert.deepEqual(patches[0].source, { kind: 'rule', ruleIds: ['pandas-numeric-only'] });
-    assert.match((patches[0].edits[0] as any).newSource, /mean\(numeric_only=True\)/);
+    assert.match((patches[0].edits[0] as any).newSource, /mean\(numeric_only=True\)\nc = df\.corr\(numeric_only=True\)/);
   });
 
   it('maps a SyntaxError to the Python 2 syntax rules', async () => {
