@@ -67,17 +67,39 @@ function pick(): CorpusNotebook[] {
   return list;
 }
 
-function sh(cmd: string, args: string[], opts: { cwd?: string } = {}): Promise<{ code: number | null; ms: number; stderr: string }> {
+/**
+ * Machine-wide busy CPU seconds (/proc/stat). Our own share cannot be counted reliably (sandboxes
+ * are killed, so their kernels are never reaped into our rusage), so a pass reports how busy the
+ * whole machine was: at ~100% of the cores, --jobs 2 has nothing left to gain from.
+ */
+function machineBusyS(): number {
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = cpu[3]! + cpu[4]!;
+  return (cpu.reduce((a, b) => a + b, 0) - idle) / 100;
+}
+
+function sh(cmd: string, args: string[], opts: { cwd?: string } = {}): Promise<{ code: number | null; ms: number; cpuS: number; stderr: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
+    const c0 = machineBusyS();
     const p = spawn(cmd, args, { cwd: opts.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     p.stderr.on('data', (d) => (stderr += d));
-    p.on('close', (code) => resolve({ code, ms: performance.now() - t0, stderr }));
+    p.on('close', (code) => resolve({ code, ms: performance.now() - t0, cpuS: machineBusyS() - c0, stderr }));
   });
 }
 
-interface Pass { label: string; wallMs: number; notebooks: number; cellMs: number; perNotebookOverheadMs: number[]; verdicts?: AuditSummary['totals'] }
+interface Pass {
+  label: string;
+  wallMs: number;
+  notebooks: number;
+  cellMs: number;
+  perNotebookOverheadMs: number[];
+  /** Busy CPU seconds of the whole machine during the pass, and the 1-minute load average at its end. */
+  cpuS: number;
+  loadAfter: number;
+  verdicts?: AuditSummary['totals'];
+}
 
 async function ours(list: CorpusNotebook[], jobs: number): Promise<Pass> {
   const manifest = path.join(work, 'manifest.json');
@@ -96,6 +118,8 @@ async function ours(list: CorpusNotebook[], jobs: number): Promise<Pass> {
     notebooks: s.notebooks.length,
     cellMs: s.time.cellMs,
     perNotebookOverheadMs: s.notebooks.map((n) => n.wallMs - n.cellMs),
+    cpuS: r.cpuS,
+    loadAfter: os.loadavg()[0]!,
     verdicts: s.totals,
   };
 }
@@ -127,6 +151,7 @@ async function reference(list: CorpusNotebook[]): Promise<Pass> {
   for (const c of list) groups.set(c.competition, [...(groups.get(c.competition) ?? []), c]);
   let wallMs = 0;
   let cellMs = 0;
+  let cpuS = 0;
   const perNotebook: number[] = [];
   for (const [competition, nbs] of groups) {
     const ws = makeWorkspace('bench-ref');
@@ -147,6 +172,7 @@ async function reference(list: CorpusNotebook[]): Promise<Pass> {
       const args = [...bwrapArgs(env!.rootfs, ws, data), 'sh', '/nbm/sock/loop.sh'];
       const r = await sh(bwrap, args);
       wallMs += r.ms;
+      cpuS += r.cpuS;
       const times = fs.readFileSync(path.join(ws.sockDir, 'times.txt'), 'utf8').trim().split('\n').map((l) => l.split(' '));
       for (const [n, s, e] of times) {
         let cells: Array<[string, string]> = [];
@@ -161,7 +187,7 @@ async function reference(list: CorpusNotebook[]): Promise<Pass> {
       ws.remove();
     }
   }
-  return { label: 'jupyter execute, one after another', wallMs, notebooks: list.length, cellMs, perNotebookOverheadMs: perNotebook };
+  return { label: 'jupyter execute, one after another', wallMs, notebooks: list.length, cellMs, perNotebookOverheadMs: perNotebook, cpuS, loadAfter: os.loadavg()[0]! };
 }
 
 function line(p: Pass): Record<string, number | string> {
@@ -174,6 +200,9 @@ function line(p: Pass): Record<string, number | string> {
     notebooksPerHour: Math.round(perHour),
     overheadPerNotebookS: Number(((p.wallMs - p.cellMs) / p.notebooks / 1000).toFixed(2)),
     medianNotebookOverheadS: Number((median(p.perNotebookOverheadMs) / 1000).toFixed(2)),
+    // How busy the whole machine was (ours and everyone else's work), in cores.
+    machineCoresBusy: Number((p.cpuS / (p.wallMs / 1000)).toFixed(2)),
+    loadAfter: Number(p.loadAfter.toFixed(1)),
   };
 }
 

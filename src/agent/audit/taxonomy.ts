@@ -138,7 +138,14 @@ function classifyError(ename: string, evalue: string, env: EnvironmentFacts, pyt
       return { cause: 'data-path' };
     case 'OSError':
     case 'IOError':
-      return DATA_PATH.test(evalue) ? { cause: 'data-path' } : { cause: 'other' };
+      if (DATA_PATH.test(evalue)) return { cause: 'data-path' };
+      // matplotlib styles renamed in 3.6 ('seaborn' -> 'seaborn-v0_8').
+      if (/is not a valid package style/.test(evalue)) return { cause: 'removed-api', subject: /'([^']+)'/.exec(evalue)?.[1] ?? 'style' };
+      return { cause: 'other' };
+    case 'UsageError':
+      // IPython magics that no longer exist or parse (%install_ext, "% matplotlib" with a space).
+      if (/magic function .* not found/.test(evalue)) return { cause: 'removed-api' };
+      return { cause: 'other' };
     case 'TypeError':
       if (PY2_TYPES.test(evalue)) return { cause: 'python2' };
       if (SIGNATURE_CHANGE.test(evalue)) return { cause: 'removed-api' };

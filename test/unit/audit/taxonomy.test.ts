@@ -35,6 +35,8 @@ it('removed APIs, data paths, and everything else', () => {
   assert.equal(err('FileNotFoundError', "[Errno 2] No such file or directory: 'data/train.csv'")?.cause, 'data-path');
   assert.equal(err('OSError', "File b'../input/train.csv' does not exist")?.cause, 'data-path');
   assert.equal(err('ValueError', 'could not convert string to float')?.cause, 'other');
+  assert.deepEqual(err('OSError', "'seaborn' is not a valid package style, path of style file, URL of style file, or library style name"), { exceptionClass: 'OSError', cause: 'removed-api', subject: 'seaborn' });
+  assert.equal(err('UsageError', 'Line magic function `%install_ext` not found.')?.cause, 'removed-api');
 });
 
 it('statuses and tool failures map to their own causes', () => {
