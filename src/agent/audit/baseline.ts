@@ -159,6 +159,7 @@ export async function auditBaseline(job: AuditJob, ctx: JobContext): Promise<Bas
   let run: RunResult;
   let executed: Notebook;
   try {
+    ctx.onProgress?.({ phase: 'sandbox' });
     const reuse = ctx.prestarted ? await ctx.prestarted() : undefined;
     const out = await runNotebook(notebook, {
       sandbox: jobSandbox(job, ctx.sandbox),

@@ -88,12 +88,14 @@ export class AuditProgress {
   /** The live line, fit to `width` columns. */
   bar(width = 100): string {
     const frac = this.total ? this.done / this.total : 0;
-    const barWidth = 24;
-    const filled = Math.round(frac * barWidth);
     const eta = this.etaMs();
-    const head = `${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)} ${this.done}/${this.total}  reproduced ${this.reproduced}  ETA ${eta === null ? '–' : fmtDuration(eta)}  $${this.spentUsd.toFixed(2)}`;
+    // The numbers always fit; the bar shrinks first, then what is running gets cut.
+    const stats = `${this.done}/${this.total}  reproduced ${this.reproduced}  ETA ${eta === null ? '–' : fmtDuration(eta)}  $${this.spentUsd.toFixed(2)}`;
+    const barWidth = Math.max(0, Math.min(24, width - stats.length - 1));
+    const filled = Math.round(frac * barWidth);
+    const head = barWidth >= 5 ? `${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)} ${stats}` : stats;
     const now = [...this.running.values()].map((r) => `${r.label} (${r.detail})`).join(', ');
     const line = now ? `${head}  ▶ ${now}` : head;
-    return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+    return line.length > width ? `${line.slice(0, Math.max(head.length, width - 1))}…` : line;
   }
 }

@@ -204,7 +204,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 /** Terminal: a bar redrawn in place; otherwise one line per notebook and a heartbeat every minute. */
 function liveDisplay(ctx: CliContext, progress: AuditProgress): { onEvent: (e: AuditEvent) => void; stop: () => void } {
   let timer: NodeJS.Timeout | undefined;
-  const width = () => Math.max(40, (process.stderr.columns ?? 100) - 1);
+  // A pseudo-terminal without a size reports 0 columns.
+  const width = () => Math.max(40, (process.stderr.columns || 100) - 1);
   const redraw = () => ctx.stderr(`\r\x1b[2K${progress.bar(width())}`);
   if (ctx.isTTY) {
     timer = setInterval(redraw, 500);
