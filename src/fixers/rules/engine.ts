@@ -158,10 +158,10 @@ function runRules(nbCtx: NotebookContext, allRules: readonly Rule[]): RawFinding
       for (const match of rule.find(ctx)) {
         let edits = match.edits ?? [];
         let note: string | undefined;
-        if (edits.length && ctx.inError(match.node)) {
+        if (edits.length && !rule.editsIPython && ctx.inError(match.node)) {
           edits = [];
           note = 'not rewritten: the code around it does not parse';
-        } else if (edits.some((e) => overlapsMasked(cell.masked, e.start, e.end))) {
+        } else if (!rule.editsIPython && edits.some((e) => overlapsMasked(cell.masked, e.start, e.end))) {
           edits = [];
           note = 'not rewritten: it overlaps IPython syntax';
         }

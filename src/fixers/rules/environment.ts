@@ -101,4 +101,32 @@ const missingModule = rule({
   },
 });
 
-export const environmentRules: Rule[] = [unavailable, missingModule];
+const magicSpace = rule({
+  id: 'env-ipython-magic-space',
+  library: 'environment',
+  title: 'a space after % in a magic',
+  old: '% matplotlib inline',
+  new: '%matplotlib inline',
+  editsIPython: true,
+  errors: [err('UsageError', /Line magic function `%` not found|Cell magic `%%` not found/)],
+  link: 'https://ipython.readthedocs.io/en/stable/whatsnew/version7.html',
+  message: "the IPython in the environment (7+) does not accept a space between % and the magic's name",
+  fixtures: [{
+    before: "% matplotlib inline\nprint('ok')",
+    after: "%matplotlib inline\nprint('ok')",
+    expect: 'ok',
+    beforeError: 'UsageError',
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    for (const [s, e] of ctx.cell.masked) {
+      const m = /^(%{1,2})([ \t]+)(?=[A-Za-z_])/.exec(ctx.cell.source.slice(s, e).replace(/^[ \t]+/, ''));
+      if (!m) continue;
+      const lead = ctx.cell.source.slice(s, e).length - ctx.cell.source.slice(s, e).replace(/^[ \t]+/, '').length;
+      const at = s + lead + m[1].length;
+      const node = ctx.root.descendantForIndex(s) ?? ctx.root;
+      yield { node, edits: [{ start: at, end: at + m[2].length, text: '' }] };
+    }
+  },
+});
+
+export const environmentRules: Rule[] = [unavailable, missingModule, magicSpace];

@@ -1286,10 +1286,63 @@ const strReplaceRegex = rule({
   },
 });
 
+/** Names assigned (once) from a set: `cols = set(...)` / `{...}` literal. */
+function setNames(ctx: CellContext): Set<string> {
+  return ctx.nb.memo('set-valued-names', () => {
+    const count = new Map<string, number>();
+    const sets = new Set<string>();
+    for (const cell of ctx.nb.cells) {
+      for (const a of cell.idx.byType.get('assignment') ?? []) {
+        const l = a.childForFieldName('left');
+        const r = a.childForFieldName('right');
+        if (l?.type !== 'identifier' || !r) continue;
+        count.set(l.text, (count.get(l.text) ?? 0) + 1);
+        if (isSetExpr(r)) sets.add(l.text);
+      }
+    }
+    for (const n of [...sets]) if (count.get(n) !== 1) sets.delete(n);
+    return sets;
+  });
+}
+
+function isSetExpr(n: SyntaxNode): boolean {
+  if (n.type === 'set' || n.type === 'set_comprehension') return true;
+  return n.type === 'call' && n.childForFieldName('function')?.text === 'set';
+}
+
+const columnsSet = rule({
+  id: 'pandas-columns-set',
+  triggers: ['columns', 'index'],
+  library: 'pandas',
+  title: 'a set as columns= / index=',
+  old: 'pd.DataFrame(data, columns=set(names))',
+  new: 'pd.DataFrame(data, columns=list(set(names)))',
+  removedIn: '2.0',
+  errors: [err('ValueError', /(columns|index) cannot be a set/)],
+  link: PD20,
+  message: 'pandas 2.0 rejects a set for columns=/index= (its order is arbitrary); list(...) keeps the order the old code got',
+  fixtures: [{
+    before: "import numpy as np\nimport pandas as pd\nnames = set(['a'])\ndf = pd.DataFrame(np.zeros((2, 1)), columns=names)\nprint(df.columns.tolist())",
+    after: "import numpy as np\nimport pandas as pd\nnames = set(['a'])\ndf = pd.DataFrame(np.zeros((2, 1)), columns=list(names))\nprint(df.columns.tolist())",
+    expect: "['a']",
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    const sets = setNames(ctx);
+    for (const { call } of ctx.callsTo(['pandas.DataFrame', 'pandas.Series'])) {
+      const args = callArgs(call);
+      for (const k of ['columns', 'index']) {
+        const v = kwValue(args?.keywords.get(k));
+        if (v && (isSetExpr(v) || (v.type === 'identifier' && sets.has(v.text)))) yield { node: v, edits: [replaceNode(v, `list(${v.text})`)] };
+      }
+    }
+  },
+});
+
 export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, columnsSet,
 ];
 

@@ -139,11 +139,11 @@ function isPureish(n: SyntaxNode): boolean {
 }
 
 /** Old cross-validation iterators: constructor took the data size (or labels) and were iterable. */
-const OLD_CV: Record<string, { countKw: string; data: 'n' | 'y' }> = {
-  KFold: { countKw: 'n_folds', data: 'n' },
-  StratifiedKFold: { countKw: 'n_folds', data: 'y' },
-  ShuffleSplit: { countKw: 'n_iter', data: 'n' },
-  StratifiedShuffleSplit: { countKw: 'n_iter', data: 'y' },
+const OLD_CV: Record<string, { countKw: string; data: 'n' | 'y'; positional: string[] }> = {
+  KFold: { countKw: 'n_folds', data: 'n', positional: ['n', 'n_folds', 'shuffle', 'random_state'] },
+  StratifiedKFold: { countKw: 'n_folds', data: 'y', positional: ['y', 'n_folds', 'shuffle', 'random_state'] },
+  ShuffleSplit: { countKw: 'n_iter', data: 'n', positional: ['n', 'n_iter', 'test_size', 'train_size', 'random_state'] },
+  StratifiedShuffleSplit: { countKw: 'n_iter', data: 'y', positional: ['y', 'n_iter', 'test_size', 'train_size', 'random_state'] },
 };
 
 function oldCvCall(ctx: CellContext, call: SyntaxNode): { name: string; args: Args; data: SyntaxNode; count?: SyntaxNode } | undefined {
@@ -154,8 +154,14 @@ function oldCvCall(ctx: CellContext, call: SyntaxNode): { name: string; args: Ar
   const spec = OLD_CV[name];
   const args = callArgs(call);
   if (!spec || !args || args.splat) return undefined;
-  const old = q.startsWith('sklearn.cross_validation.') || args.keywords.has(spec.countKw) || args.keywords.has('n') || args.keywords.has('y');
+  // The pre-0.18 API: imported from cross_validation, n_folds/n_iter, more than one positional argument
+  // (the new constructors take n_splits only), or a data size / labels where n_splits would be.
+  const first = args.positional[0];
+  const sizeLike = !!first && first.type !== 'integer' && first.type !== 'identifier' ? true : !!first && first.type === 'identifier' && spec.data === 'y';
+  const old = q.startsWith('sklearn.cross_validation.') || args.keywords.has(spec.countKw) || args.keywords.has('n') || args.keywords.has('y') ||
+    args.positional.length >= 2 || (sizeLike && first.type !== 'unary_operator');
   if (!old) return undefined;
+  if (args.positional.length > spec.positional.length) return undefined;
   const data = args.positional[0] ?? kwValue(args.keywords.get(spec.data));
   if (!data) return undefined;
   const count = args.positional[1] ?? kwValue(args.keywords.get(spec.countKw));
@@ -165,9 +171,10 @@ function oldCvCall(ctx: CellContext, call: SyntaxNode): { name: string; args: Ar
 function newCvConstructor(ctx: CellContext, call: SyntaxNode, info: NonNullable<ReturnType<typeof oldCvCall>>): TextEdit {
   const { args, count } = info;
   const parts: string[] = [];
-  if (count) parts.push(`n_splits=${count.text}`);
   const spec = OLD_CV[info.name];
-  args.positional.slice(2).forEach(() => undefined);
+  // The old defaults (3 folds, 10 shuffles) differ from the new n_splits default (5 folds since 0.22).
+  parts.push(`n_splits=${count ? count.text : spec.countKw === 'n_folds' ? '3' : '10'}`);
+  args.positional.slice(2).forEach((a, i) => parts.push(`${spec.positional[i + 2]}=${a.text}`));
   for (const [k, kw] of args.keywords) {
     if (k === spec.countKw || k === spec.data) continue;
     parts.push(kw.text);
@@ -200,6 +207,12 @@ const oldCvIterators = rule({
       beforeError: 'TypeError',
     },
     {
+      before: 'from sklearn.cross_validation import ShuffleSplit\nimport numpy as np\nX = np.arange(8)\nprint([len(te) for tr, te in ShuffleSplit(len(X), 3, 0.25, random_state=0)])',
+      after: 'from sklearn.model_selection import ShuffleSplit\nimport numpy as np\nX = np.arange(8)\nprint([len(te) for tr, te in ShuffleSplit(n_splits=3, test_size=0.25, random_state=0).split(range(len(X)))])',
+      expect: '[2, 2, 2]',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
       before: 'from sklearn.model_selection import KFold\nkf = KFold(6, n_folds=3)\nprint(len(kf))',
       manual: 'from sklearn.model_selection import KFold\nkf = KFold(n_splits=3)\nprint(kf.get_n_splits())',
       expect: '3',
@@ -211,7 +224,7 @@ const oldCvIterators = rule({
       const info = oldCvCall(ctx, call);
       if (!info) continue;
       const spec = OLD_CV[info.name];
-      if (info.args.positional.length > 2 || [...info.args.keywords.keys()].some((k) => ![spec.countKw, spec.data, 'shuffle', 'random_state', 'test_size', 'train_size', 'n', 'y'].includes(k))) {
+      if ([...info.args.keywords.keys()].some((k) => ![spec.countKw, spec.data, 'shuffle', 'random_state', 'test_size', 'train_size', 'n', 'y'].includes(k))) {
         yield { node: call, message: `${info.name}(${spec.data === 'n' ? 'n' : 'y'}, ${spec.countKw}=...) is the pre-0.18 API removed in 0.20: construct ${info.name}(n_splits=...) and iterate over .split(X, y); the extra arguments here need a manual port` };
         continue;
       }
@@ -300,7 +313,7 @@ function computeOldCvAssignment(ctx: CellContext, name: string): { cell: number;
       const info = oldCvCall(ctx, right);
       if (!info || !isPureish(info.data)) continue;
       const spec = OLD_CV[info.name];
-      if (info.args.positional.length > 2 || [...info.args.keywords.keys()].some((k) => ![spec.countKw, spec.data, 'shuffle', 'random_state', 'test_size', 'train_size', 'n', 'y'].includes(k))) continue;
+      if ([...info.args.keywords.keys()].some((k) => ![spec.countKw, spec.data, 'shuffle', 'random_state', 'test_size', 'train_size', 'n', 'y'].includes(k))) continue;
       for (const u of usesOf(ctx, name, left)) {
         const up = u.node.parent;
         const loop = iteratedUse(u.node);

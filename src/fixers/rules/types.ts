@@ -126,6 +126,8 @@ export interface Rule {
    * pre-filter; keyword names, attribute names and import path parts are identifiers). Absent: always run.
    */
   triggers?: readonly string[];
+  /** The rule rewrites IPython syntax itself (masked ranges); other rules never touch it. */
+  editsIPython?: boolean;
   fixtures: Fixture[];
   find(ctx: CellContext): Iterable<RuleMatch>;
 }
