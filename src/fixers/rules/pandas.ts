@@ -182,6 +182,11 @@ const getSetValue = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2]})\ndf.at[0, 'a'] = 9\nprint(df.at[0, 'a'], df.iat[1, 0])",
     expect: '9 2',
     beforeError: 'AttributeError',
+  }, {
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1.0, 2.0, 3.0]})\ndf.set_value(df[df.a > 1].index, 'a', 0.5)\ni = 2\nprint(df.a.tolist(), df.get_value(i, 'a'))",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1.0, 2.0, 3.0]})\ndf.loc[df[df.a > 1].index, 'a'] = 0.5\ni = 2\nprint(df.a.tolist(), df.loc[i, 'a'])",
+    expect: '[1.0, 0.5, 0.5] 0.5',
+    beforeError: 'AttributeError',
   }],
   *find(ctx) {
     for (const { call, recv, name } of ctx.methodCalls(['get_value', 'set_value'])) {
@@ -189,7 +194,9 @@ const getSetValue = rule({
       if (!args || args.splat) { yield { node: call }; continue; }
       const take = kwValue(args.keywords.get('takeable'));
       if (args.keywords.size > (take ? 1 : 0) || (take && take.type !== 'true' && take.type !== 'false')) { yield { node: call }; continue; }
-      const acc = take?.type === 'true' ? 'iat' : 'at';
+      // .at/.iat take scalar labels only; set_value/get_value also accepted list-likes (then .loc/.iloc).
+      const scalar = args.positional.length >= 2 && ['integer', 'string', 'float'].includes(args.positional[0].type) && ['integer', 'string', 'float'].includes(args.positional[1].type);
+      const acc = take?.type === 'true' ? (scalar ? 'iat' : 'iloc') : scalar ? 'at' : 'loc';
       const pos = args.positional.map((a) => a.text);
       if (name === 'get_value' && (pos.length === 2 || pos.length === 1)) {
         yield { node: call, edits: [replaceNode(call, `${paren(recv)}.${acc}[${pos.join(', ')}]`)] };
