@@ -13,7 +13,7 @@
  */
 import type { CodeCell, Output } from '../core/notebook.js';
 import { sourceText } from '../core/notebook.js';
-import { parseHtmlTables, parseSeriesRepr, unwrapFrameReprs, type Table } from './oracle-tables.js';
+import { findTextTable, frameFooter, parseHtmlTables, unwrapFrameReprs, type Table } from './oracle-tables.js';
 
 export interface NumberLine {
   /** The line with numbers replaced by '#', whitespace collapsed. */
@@ -29,7 +29,7 @@ export interface CellNumbers {
   lines: NumberLine[];
   /**
    * Tables, to compare by label: the DataFrame of an output whose text/html shows exactly one,
-   * and Series reprs (text/plain, or a whole stdout stream).
+   * and DataFrame and Series reprs found in text (results and printed streams).
    */
   tables: Table[];
   /** Outputs reported but not judged. */
@@ -242,6 +242,63 @@ function isImageBundle(data: Record<string, unknown>): boolean {
   return Object.keys(data).some((k) => k.startsWith('image/'));
 }
 
+/** Blocks of lines separated by blank lines (not inside brackets: the slices of a 3-d array stay together). */
+function segments(lines: string[]): string[][] {
+  const out: string[][] = [];
+  let cur: string[] = [];
+  let depth = 0;
+  for (const l of lines) {
+    if (l.trim() === '' && depth <= 0) {
+      if (cur.length) out.push(cur);
+      cur = [];
+      depth = 0;
+      continue;
+    }
+    cur.push(l);
+    depth += bracketDepth(l);
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+/**
+ * The lines (and tables) of one text output. With an HTML table, all its lines belong to that
+ * table; otherwise each block that is a printed DataFrame or Series (findTextTable) becomes a
+ * table whose lines are tagged with it, and a "[N rows x M columns]" block gives its shape.
+ */
+function addText(res: CellNumbers, text: string, htmlTable: Table | undefined): void {
+  const add = (t: string, table: number | undefined): void => {
+    const { lines, textLines } = numberLines(t);
+    res.lines.push(...(table === undefined ? lines : lines.map((l) => ({ ...l, table }))));
+    res.textLines.push(...textLines);
+  };
+  if (htmlTable) {
+    res.tables.push(htmlTable);
+    add(text, res.tables.length - 1);
+    return;
+  }
+  let last: number | undefined;
+  for (const seg of segments(unwrapFrameReprs(visibleLines(text)))) {
+    const shape = seg.length === 1 ? frameFooter(seg[0]!) : undefined;
+    if (shape && last !== undefined) {
+      res.tables[last]!.shape ??= shape;
+      add(seg[0]!, last);
+      continue;
+    }
+    let rest = seg;
+    last = undefined;
+    while (rest.length) {
+      const found = findTextTable(rest);
+      if (!found) { add(rest.join('\n'), undefined); last = undefined; break; }
+      if (found.start > 0) add(rest.slice(0, found.start).join('\n'), undefined);
+      res.tables.push(found.table);
+      last = res.tables.length - 1;
+      add(rest.slice(found.start, found.end).join('\n'), last);
+      rest = rest.slice(found.end);
+    }
+  }
+}
+
 export function cellNumbers(cell: CodeCell): CellNumbers {
   const res: CellNumbers = { lines: [], tables: [], images: 0, htmlOnly: 0, textLines: [], hasError: false };
   for (const o of cell.outputs as Output[]) {
@@ -267,14 +324,7 @@ export function cellNumbers(cell: CodeCell): CellNumbers {
       res.hasError = true;
       continue;
     }
-    if (text === undefined) continue;
-    // A Series (no HTML repr) is a one-column table too, so it compares by index label.
-    table ??= parseSeriesRepr(text);
-    const k = res.tables.length;
-    if (table) res.tables.push(table);
-    const { lines, textLines } = numberLines(text);
-    res.lines.push(...(table ? lines.map((l) => ({ ...l, table: k })) : lines));
-    res.textLines.push(...textLines);
+    if (text !== undefined) addText(res, text, table);
   }
   return res;
 }

@@ -25,6 +25,9 @@ export interface Table {
   rows: TableRow[];
   /** The "N rows × M columns" note pandas adds under a truncated (or wide) frame. */
   shape?: { rows: number; columns: number };
+  /** Rows or columns were left out ("..." markers, or a text repr read only in part). */
+  rowsTruncated?: boolean;
+  columnsTruncated?: boolean;
 }
 
 /** Tables this big are not parsed (pandas truncates to 60 rows x 20 columns by default). */
@@ -141,16 +144,18 @@ function parseTable(attrs: string, inner: string, after: string): Table | undefi
   const columns = uniquify(rawColumns.filter((_, k) => keepCol[k]));
   const rowLabels: string[] = [];
   const rows: Array<{ cells: string[] }> = [];
+  let rowsTruncated = false;
   bodyRows.forEach((r, i) => {
     const texts = pad(r);
     const idx = texts.slice(0, nIdx);
-    if (idx.some((t) => TRUNCATED.test(t))) return;
-    if (nIdx > 0 && texts.slice(nIdx).every((t) => TRUNCATED.test(t))) return;
+    if (idx.some((t) => TRUNCATED.test(t)) || (nIdx > 0 && texts.slice(nIdx).every((t) => TRUNCATED.test(t)))) { rowsTruncated = true; return; }
     rowLabels.push(nIdx ? idx.map(normalizeLabel).join(' / ') : String(i));
     rows.push({ cells: texts.slice(nIdx).filter((_, k) => keepCol[k]) });
   });
   const labels = uniquify(rowLabels);
   const table: Table = { columns, rows: rows.map((r, i) => ({ label: labels[i]!, cells: r.cells })) };
+  if (rowsTruncated) table.rowsTruncated = true;
+  if (keepCol.some((k) => !k)) table.columnsTruncated = true;
   const shape = /^\s*(?:<\/?div>\s*)*<p>\s*([\d,]+)\s+rows\s*(?:×|x|&times;)\s*([\d,]+)\s+columns\s*<\/p>/i.exec(after);
   if (shape) table.shape = { rows: Number(shape[1]!.replace(/,/g, '')), columns: Number(shape[2]!.replace(/,/g, '')) };
   void attrs;
@@ -255,12 +260,13 @@ export function parseSeriesRepr(text: string): Table | undefined {
   if (body.length && /^\S+$/.test(body[0]!) && (body.length === 1 || GAP.test(body[1]!))) body = body.slice(1); // index name
   const labels: string[] = [];
   const cells: string[] = [];
+  let truncated = false;
   for (const l of body) {
-    if (/^(\.\.\.?|…)(\s+(\.\.\.?|…))?$/.test(l.trim())) continue; // the truncation row
+    if (/^(\.\.\.?|…)(\s+(\.\.\.?|…))?$/.test(l.trim())) { truncated = true; continue; } // the truncation row
     if (/^\s/.test(l) || l === '') return undefined;
     const m = GAP.exec(l);
     if (!m) return undefined;
-    if (TRUNCATED.test(m[1]!)) continue;
+    if (TRUNCATED.test(m[1]!)) { truncated = true; continue; }
     labels.push(normalizeLabel(m[1]!));
     cells.push(m[2]!);
   }
@@ -268,5 +274,77 @@ export function parseSeriesRepr(text: string): Table | undefined {
   const unique = uniquify(labels);
   const table: Table = { columns: ['value'], rows: unique.map((label, i) => ({ label, cells: [cells[i]!] })) };
   if (footer[2]) table.shape = { rows: Number(footer[2]), columns: 1 };
+  if (truncated) table.rowsTruncated = true;
   return table;
+}
+
+// ---------------------------------------------------------------- DataFrame text reprs
+
+const FRAME_FOOTER = /^\[(\d+) rows x (\d+) columns\]$/;
+
+/** The "[N rows x M columns]" line under a truncated text repr. */
+export function frameFooter(line: string): { rows: number; columns: number } | undefined {
+  const m = FRAME_FOOTER.exec(line.trim());
+  return m ? { rows: Number(m[1]), columns: Number(m[2]) } : undefined;
+}
+
+/**
+ * A printed DataFrame (text/plain or print(df)), unwrapped already: an indented header line of
+ * column labels, maybe a line with the index name alone, then rows "label  v1  v2 ..." whose
+ * values end under the end of their column label (pandas right-aligns both). The frame ends at
+ * the first line that is not such a row (`end`: lines used). Undefined for any other layout
+ * (MultiIndex, column labels with spaces, values out of alignment...).
+ */
+export function parseFrameRepr(lines: string[]): (Table & { end: number }) | undefined {
+  const ls = lines.map((l) => l.replace(/\s+$/, ''));
+  if (ls.length < 2 || !/^\s+\S/.test(ls[0]!)) return undefined;
+  const header = ls[0]!;
+  const ends: number[] = [];
+  const labels: string[] = [];
+  for (const m of header.matchAll(/\S+/g)) { ends.push(m.index! + m[0].length - 1); labels.push(m[0]); }
+  let first = 1;
+  if (ls.length >= 3 && /^\S+$/.test(ls[1]!) && ls[1]!.length <= ends[0]! - labels[0]!.length) first = 2; // index name
+  const keep = labels.map((l) => !TRUNCATED.test(l));
+  const rowLabels: string[] = [];
+  const cells: string[][] = [];
+  let rowsTruncated = false;
+  let end = first;
+  for (; end < ls.length; end++) {
+    const row = ls[end]!;
+    if (/^\s/.test(row) || row === '' || row.length > ends[ends.length - 1]! + 1) break;
+    // Each value ends at its column's end (a string value may end in spaces), never beyond it.
+    if (ends.some((e, k) => (row[e + 1] !== undefined && row[e + 1] !== ' ') || row.slice(k ? ends[k - 1]! + 1 : 0, e + 1).trim() === '')) break;
+    const gap = /^(.*\S)\s{2,}(\S.*)$/.exec(row.slice(0, ends[0]! + 1));
+    if (!gap) break;
+    const label = gap[1]!.trim();
+    if (TRUNCATED.test(label)) { rowsTruncated = true; continue; }
+    const values = [gap[2]!.trim(), ...ends.slice(1).map((e, k) => row.slice(ends[k]! + 1, e + 1).trim())];
+    rowLabels.push(normalizeLabel(label));
+    cells.push(values.filter((_, k) => keep[k]));
+  }
+  if (!rowLabels.length) return undefined;
+  // Stopped at a line that looks like a row after all (out of alignment): read in part.
+  if (end < ls.length && /^\S+\s{2,}\S/.test(ls[end]!)) rowsTruncated = true;
+  const rowIds = uniquify(rowLabels);
+  const table: Table & { end: number } = { columns: uniquify(labels.filter((_, k) => keep[k]).map(normalizeLabel)), rows: rowIds.map((label, i) => ({ label, cells: cells[i]! })), end };
+  if (rowsTruncated) table.rowsTruncated = true;
+  if (keep.some((k) => !k)) table.columnsTruncated = true;
+  return table;
+}
+
+/** The first table (DataFrame or Series repr) in a block of lines: where it starts and ends. */
+export function findTextTable(lines: string[], maxStarts = 8): { start: number; end: number; table: Table } | undefined {
+  for (let s = 0; s < Math.min(lines.length - 1, maxStarts); s++) {
+    const part = lines.slice(s);
+    const frame = parseFrameRepr(part);
+    // Not in the middle of a larger layout (the indented rows of a MultiIndex frame).
+    const inside = (l: string | undefined): boolean => l !== undefined && /^\s+\S/.test(l);
+    if (frame && !(s > 0 && inside(lines[s - 1])) && !inside(lines[s + frame.end])) {
+      const { end, ...table } = frame;
+      return { start: s, end: s + end, table };
+    }
+    const series = parseSeriesRepr(part.join('\n'));
+    if (series) return { start: s, end: lines.length, table: series };
+  }
+  return undefined;
 }

@@ -13,7 +13,7 @@
 import { sourceText, type CodeCell, type Notebook } from '../core/notebook.js';
 import { cellNumbers, extractNumbers, type CellNumbers, type NumberLine } from './oracle-numbers.js';
 import { outOfOrderCells } from './oracle-order.js';
-import type { Table } from './oracle-tables.js';
+import type { Table, TableRow } from './oracle-tables.js';
 import {
   METRICS, type MetricName, readCsvFile, relativeDifference, scoreSubmission, ScoringError, type Csv, type ScoreResult,
 } from './scorers.js';
@@ -144,6 +144,11 @@ export interface TableReport {
   columnsMissing: string[];
   /** Original columns paired by position because their labels changed (e.g. pandas 2 value_counts "count"). */
   columnsRenamed: Array<[string, string]>;
+  /** Original rows compared with a row under another label [original, new]: ties in another order, or a replaced row. */
+  rowsReplaced: Array<[string, string]>;
+  /** Missing rows / columns the new table would have shown (it is not truncated): judged as mismatches. */
+  rowsGone: string[];
+  columnsGone: string[];
 }
 
 export const MAX_LABELS_REPORTED = 20;
@@ -207,7 +212,7 @@ export function tableCellNumbers(text: string): number[] {
 }
 
 function tableNumberCount(t: Table): number {
-  return t.rows.reduce((s, r) => s + r.cells.reduce((k, c) => k + tableCellNumbers(c).length, 0), 0) + (t.shape ? 2 : 0);
+  return t.rows.reduce((s, r) => s + r.cells.reduce((k, c) => k + tableCellNumbers(c).length, 0), 0) + (t.shape ? 2 : 0); // shape: when the other has one
 }
 
 /** Column pairs of two tables: by label, then the leftover columns by position if as many are left on both sides. */
@@ -251,44 +256,78 @@ export function pairTables(a: Table[], b: Table[]): Array<[number, number]> {
 
 export function compareTables(cell: number, a: Table, b: Table, tolerance: number): {
   comparisons: Comparison[]; compared: number; mismatched: number; unpaired: number;
-  rowsMissing: string[]; columnsMissing: string[]; columnsRenamed: Array<[string, string]>;
+  rowsMissing: string[]; columnsMissing: string[]; columnsRenamed: Array<[string, string]>; rowsReplaced: Array<[string, string]>;
+  rowsGone: string[]; columnsGone: string[];
 } {
   const comparisons: Comparison[] = [];
   let compared = 0, mismatched = 0, unpaired = 0;
   const { pairs: cols, renamed } = columnPairs(a, b);
   const colOf = new Map(cols);
-  const rowOf = new Map(b.rows.map((r) => [r.label, r]));
-  const rowsMissing: string[] = [];
   const columnsMissing = a.columns.filter((_, k) => !colOf.has(k));
-  for (const r of a.rows.slice(0, MAX_LINES_PER_CELL)) {
-    const other = rowOf.get(r.label);
-    if (!other) rowsMissing.push(r.label);
+  const within = (v: number, w: number): boolean => relativeDifference(v, w) <= tolerance + 1e-12;
+
+  // Rows pair by label. Original rows whose label is gone while the new table shows rows the
+  // original did not have were replaced: first by a row with the same values (ties sorted in
+  // another order), then in order (a changed top-N list, a different sample). Rows that are only
+  // gone (the new run shows fewer rows, pandas 2 truncates at 10) are reported, not judged.
+  const rowsA = a.rows.slice(0, MAX_LINES_PER_CELL);
+  const byLabel = new Map(b.rows.map((r) => [r.label, r]));
+  const partner = new Map<TableRow, TableRow>();
+  for (const r of rowsA) { const o = byLabel.get(r.label); if (o) partner.set(r, o); }
+  const taken = new Set(partner.values());
+  const extra = b.rows.filter((o) => !taken.has(o));
+  const rowsReplaced: Array<[string, string]> = [];
+  const missing = rowsA.filter((r) => !partner.has(r));
+  if (missing.length && extra.length) {
+    const sameValues = (r: TableRow, o: TableRow): boolean => {
+      let any = false;
+      for (const [k, m] of cols) {
+        const vs = tableCellNumbers(r.cells[k] ?? ''), ws = tableCellNumbers(o.cells[m] ?? '');
+        if (vs.length !== ws.length || vs.some((v, n) => !within(v, ws[n]!))) return false;
+        if (vs.length) any = true;
+      }
+      return any;
+    };
+    const use = (r: TableRow, o: TableRow): void => { partner.set(r, o); taken.add(o); rowsReplaced.push([r.label, o.label]); };
+    for (const r of missing) { const o = extra.find((x) => !taken.has(x) && sameValues(r, x)); if (o) use(r, o); }
+    const restB = extra.filter((o) => !taken.has(o));
+    missing.filter((r) => !partner.has(r)).forEach((r, n) => { if (n < restB.length) use(r, restB[n]!); });
+  }
+  const rowsMissing = rowsA.filter((r) => !partner.has(r)).map((r) => r.label);
+  // When the new table shows all its rows (columns), an original row (column) it lacks is gone:
+  // its numbers count as mismatched (a category value_counts no longer finds, a dropped column).
+  const rowGone = !b.rowsTruncated ? new Set(rowsMissing) : new Set<string>();
+  const colGone = !b.columnsTruncated ? new Set(columnsMissing) : new Set<string>();
+
+  for (const r of rowsA) {
+    const other = partner.get(r);
     r.cells.forEach((text, k) => {
       const vs = tableCellNumbers(text);
       if (vs.length === 0) return;
-      const context = `${r.label} | ${a.columns[k]}: ${text}`;
+      const label = other && other.label !== r.label ? `${r.label} (now ${other.label})` : r.label;
+      const context = `${label} | ${a.columns[k]}: ${text}`;
       const where = { row: r.label, column: a.columns[k]! };
       const m = colOf.get(k);
       const ws = other && m !== undefined ? tableCellNumbers(other.cells[m] ?? '') : [];
+      const gone = (!other && rowGone.has(r.label)) || (m === undefined && colGone.has(a.columns[k]!));
       vs.forEach((v, n) => {
         const w = ws.length === vs.length ? ws[n] : undefined;
         if (w === undefined) {
-          unpaired++;
+          if (gone) { compared++; mismatched++; } else unpaired++;
           comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context, ...where });
           return;
         }
         const relDiff = relativeDifference(v, w);
-        const ok = relDiff <= tolerance + 1e-12;
+        const ok = within(v, w);
         compared++;
         if (!ok) mismatched++;
         comparisons.push({ cell, original: v, new: w, relDiff, ok, context, ...where });
       });
     });
   }
-  // The "N rows × M columns" note of a truncated frame: shapes compare as numbers (the new run may
-  // show the whole frame, whose shape is then its own size).
-  if (a.shape) {
-    const bs = b.shape ?? { rows: b.rows.length, columns: b.columns.length };
+  // The "N rows × M columns" notes of truncated frames compare as numbers.
+  if (a.shape && b.shape) {
+    const bs = b.shape;
     for (const [what, v, w] of [['rows', a.shape.rows, bs.rows], ['columns', a.shape.columns, bs.columns]] as const) {
       const relDiff = relativeDifference(v, w);
       const ok = relDiff <= tolerance + 1e-12;
@@ -297,7 +336,7 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
       comparisons.push({ cell, original: v, new: w, relDiff, ok, context: `${a.shape.rows} rows × ${a.shape.columns} columns (${what})` });
     }
   }
-  return { comparisons, compared, mismatched, unpaired, rowsMissing, columnsMissing, columnsRenamed: renamed };
+  return { comparisons, compared, mismatched, unpaired, rowsMissing, columnsMissing, columnsRenamed: renamed, rowsReplaced, rowsGone: [...rowGone], columnsGone: [...colGone] };
 }
 
 // ---- a cell
@@ -328,7 +367,7 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
   const pairedCur = new Set(tablePairs.map((p) => p[1]));
   let tables: TableReport | undefined;
   if (tablePairs.length) {
-    tables = { compared: tablePairs.length, rowsMissing: [], columnsMissing: [], columnsRenamed: [] };
+    tables = { compared: tablePairs.length, rowsMissing: [], columnsMissing: [], columnsRenamed: [], rowsReplaced: [], rowsGone: [], columnsGone: [] };
     for (const [i, j] of tablePairs) {
       const t = compareTables(cell, origTables[i]!, curTables[j]!, tolerance);
       comparisons.push(...t.comparisons);
@@ -336,10 +375,16 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
       tables.rowsMissing.push(...t.rowsMissing);
       tables.columnsMissing.push(...t.columnsMissing);
       tables.columnsRenamed.push(...t.columnsRenamed);
+      tables.rowsReplaced.push(...t.rowsReplaced);
+      tables.rowsGone.push(...t.rowsGone);
+      tables.columnsGone.push(...t.columnsGone);
     }
     tables.rowsMissing = [...new Set(tables.rowsMissing)].slice(0, MAX_LABELS_REPORTED);
     tables.columnsMissing = [...new Set(tables.columnsMissing)].slice(0, MAX_LABELS_REPORTED);
     tables.columnsRenamed = tables.columnsRenamed.slice(0, MAX_LABELS_REPORTED);
+    tables.rowsReplaced = tables.rowsReplaced.slice(0, MAX_LABELS_REPORTED);
+    tables.rowsGone = [...new Set(tables.rowsGone)].slice(0, MAX_LABELS_REPORTED);
+    tables.columnsGone = [...new Set(tables.columnsGone)].slice(0, MAX_LABELS_REPORTED);
   }
 
   // Everything else, line by line. Very long outputs (a printed array of 20,000 predictions) are
@@ -441,7 +486,9 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const tag = c.outOfOrder && excuse ? ' (not judged: the original ran it out of order)' : '';
     if (c.verdict === 'mismatch') {
       const worst = comparisons.filter((x) => x.cell === c.cell && !x.ok && x.new !== null).sort((a, b) => (b.relDiff ?? 0) - (a.relDiff ?? 0))[0];
-      reasons.push(`cell ${c.cell}: ${c.mismatched} of ${c.compared} numbers differ${worst ? ` (e.g. ${worst.original} -> ${worst.new})` : ''}${tag}`);
+      const gone = [...(c.tables?.rowsGone ?? []).map((r) => `row ${r}`), ...(c.tables?.columnsGone ?? []).map((k) => `column ${k}`)];
+      const eg = worst ? ` (e.g. ${worst.original} -> ${worst.new})` : gone.length ? ` (${gone.slice(0, 3).join(', ')} gone)` : '';
+      reasons.push(`cell ${c.cell}: ${c.mismatched} of ${c.compared} numbers differ${eg}${tag}`);
     } else if (c.verdict === 'missing') reasons.push(`cell ${c.cell}: ${(c.note ?? 'numbers missing').split('; ')[0]}${tag}`);
   }
   return { oracle: 'stored-outputs', matches, details: { ...details, ...(reasons.length ? { reason: reasons.join('; ') } : {}) }, comparisons };

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cellNumbers, numberLines } from '../../../src/agent/oracle-numbers.js';
-import { parseHtmlTables, unwrapFrameReprs } from '../../../src/agent/oracle-tables.js';
+import { parseFrameRepr, parseHtmlTables, unwrapFrameReprs } from '../../../src/agent/oracle-tables.js';
 import { judge, outOfOrderCells, pairTables, storedOutputsOracle, type CellReport } from '../../../src/agent/oracle.js';
 import { boundNames, readNames } from '../../../src/agent/oracle-order.js';
 import type { CodeCell, Notebook } from '../../../src/core/notebook.js';
@@ -128,7 +128,7 @@ test('HTML tables are compared by (row, column) label: order, layout, bools and 
   const c = cellsOf(v)[0]!;
   assert.equal(c.verdict, 'match');
   assert.equal(c.compared, 14); // 3 rows x 5 numeric columns, one NaN
-  assert.deepEqual(c.tables, { compared: 1, rowsMissing: [], columnsMissing: [], columnsRenamed: [] });
+  assert.deepEqual(c.tables, { compared: 1, rowsMissing: [], columnsMissing: [], columnsRenamed: [], rowsReplaced: [], rowsGone: [], columnsGone: [] });
 
   // A changed cell fails, with its row and column.
   const changed = reordered.map((r) => (r[0] === '0' ? (r.map((x) => (x === '22' ? '35.0' : x)) as typeof r) : r));
@@ -139,15 +139,48 @@ test('HTML tables are compared by (row, column) label: order, layout, bools and 
   assert.deepEqual(drift.map((x) => [x.row, x.column, x.original, x.new]), [['0', 'Age', 22, 35]]);
   assert.match(drift[0]!.context!, /^0 \| Age: 22\.0$/);
 
-  // Rows or columns the new run does not show are reported, not failed (pandas truncates wide frames).
-  const fewer = htmlFrame(['PassengerId', 'Survived', 'Name', 'Age'], ROWS.slice(0, 2).map((r) => r.slice(0, 5) as [string, ...string[]]));
-  const [o3, n3] = pair([[result(plainOld, { 'text/html': htmlFrame(COLS, ROWS) })]], [[result('x', { 'text/html': fewer })]]);
+  // Rows or columns a truncated new table does not show are reported, not failed (pandas 2
+  // truncates wide frames at 20 columns, long ones at 10 rows).
+  const trunc = htmlFrame(['PassengerId', 'Survived', 'Name', 'Age', '...'], [...ROWS.slice(0, 2).map((r) => [...r.slice(0, 5), '...'] as [string, ...string[]]), ['...', '...', '...', '...', '...', '...']]);
+  const [o3, n3] = pair([[result(plainOld, { 'text/html': htmlFrame(COLS, ROWS) })]], [[result('x', { 'text/html': trunc })]]);
   const part = storedOutputsOracle(o3, n3);
   assert.equal(part.matches, true);
   const pc = cellsOf(part)[0]!;
   assert.equal(pc.verdict, 'partial');
   assert.deepEqual(pc.tables!.rowsMissing, ['2']);
   assert.deepEqual(pc.tables!.columnsMissing, ['Fare', 'Sex_female']);
+  assert.deepEqual([pc.tables!.rowsGone, pc.tables!.columnsGone], [[], []]);
+  // A complete new table that lacks them: they are gone (a category value_counts no longer finds, a dropped column).
+  const fewer = htmlFrame(['PassengerId', 'Survived', 'Name', 'Age'], ROWS.slice(0, 2).map((r) => r.slice(0, 5) as [string, ...string[]]));
+  const [o5, n5] = pair([[result(plainOld, { 'text/html': htmlFrame(COLS, ROWS) })]], [[result('x', { 'text/html': fewer })]]);
+  const gone = storedOutputsOracle(o5, n5);
+  assert.equal(gone.matches, false);
+  assert.deepEqual([cellsOf(gone)[0]!.tables!.rowsGone, cellsOf(gone)[0]!.tables!.columnsGone], [['2'], ['Fare', 'Sex_female']]);
+  assert.match(String(gone.details.reason), /cell 0: 8 of 14 numbers differ \(row 2, column Fare, column Sex_female gone\)/);
+});
+
+test('tables: a row under another label with the same values is a tie in another order; a replaced row is compared', () => {
+  const missing = (rows: Array<[string, string, string]>) => htmlFrame(['Total', 'Percent'], rows);
+  // isnull().sum().sort_values().head(3): ties at 0 sort differently across versions.
+  const [o, n] = pair(
+    [[result('x', { 'text/html': missing([['PoolQC', '2909', '0.99'], ['Id', '0', '0.0'], ['Street', '0', '0.0']]) })]],
+    [[result('x', { 'text/html': missing([['PoolQC', '2909', '0.99'], ['LotArea', '0', '0.0'], ['Id', '0', '0.0']]) })]],
+  );
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.equal(cellsOf(v)[0]!.verdict, 'match');
+  assert.deepEqual(cellsOf(v)[0]!.tables!.rowsReplaced, [['Street', 'LotArea']]);
+  // A top-N list where another row came in (pandas 2 reads "None" as NaN): the row it pushed out is compared with it.
+  const [o2, n2] = pair(
+    [[result('x', { 'text/html': missing([['PoolQC', '2909', '0.99'], ['GarageQual', '159', '0.05']]) })]],
+    [[result('x', { 'text/html': missing([['PoolQC', '2909', '0.99'], ['MasVnrType', '1766', '0.61']]) })]],
+  );
+  const bad = storedOutputsOracle(o2, n2);
+  assert.equal(bad.matches, false);
+  assert.deepEqual(bad.comparisons.filter((x) => !x.ok).map((x) => [x.row, x.original, x.new, x.context]), [
+    ['GarageQual', 159, 1766, 'GarageQual (now MasVnrType) | Total: 159'],
+    ['GarageQual', 0.05, 0.61, 'GarageQual (now MasVnrType) | Percent: 0.05'],
+  ]);
 });
 
 test('HTML tables: renamed columns pair by position; a table on one side only falls back to text/plain', () => {
@@ -159,11 +192,17 @@ test('HTML tables: renamed columns pair by position; a table on one side only fa
   const v = storedOutputsOracle(o, n);
   assert.equal(v.matches, true, String(v.details.reason));
   assert.deepEqual(cellsOf(v)[0]!.tables!.columnsRenamed, [['Sex', 'count']]);
-  // Original with HTML, new run printed the frame (no HTML): compared as text.
+  // Original with HTML, new run printed the frame (no HTML): the printed frame is read as a table.
   const [o2, n2] = pair([[result(WIDE, { 'text/html': htmlFrame(COLS, ROWS) })]], [[stream(WRAPPED + '\n')]]);
   const t = storedOutputsOracle(o2, n2);
   assert.equal(t.matches, true, String(t.details.reason));
-  assert.equal(cellsOf(t)[0]!.tables, undefined);
+  assert.equal(cellsOf(t)[0]!.tables!.compared, 1);
+  // A table the other run does not show as one: text/plain, line by line.
+  const [o4, n4] = pair([[result('a 1\nb 2', { 'text/html': htmlFrame(['v'], [['a', '1'], ['b', '2']]) })]], [[stream('a 1\nb 2\n')]]);
+  const f = storedOutputsOracle(o4, n4);
+  assert.equal(f.matches, true);
+  assert.equal(cellsOf(f)[0]!.tables, undefined);
+  assert.equal(cellsOf(f)[0]!.compared, 2);
   // pairTables: each original table with the new one sharing most labels.
   const a = parseHtmlTables(htmlFrame(['x'], [['r1', '1']]))[0]!;
   const b = parseHtmlTables(htmlFrame(['y', 'z'], [['q', '1']]))[0]!;
@@ -319,4 +358,23 @@ test('native library logs with source references and outputs left under an empti
   const stale = cellsOf(v).find((c) => c.cell === 1)!;
   assert.equal(stale.verdict, 'not-compared');
   assert.match(stale.note!, /no source/);
+});
+
+test('printed DataFrames (no HTML) are tables too: truncated differently, they compare by label', () => {
+  const t = parseFrameRepr(unwrapFrameReprs(WRAPPED.split('\n')));
+  assert.deepEqual(t!.columns, ['PassengerId', 'Survived', 'Pclass', 'Name', 'Sex', 'Age', 'Fare', 'Embarked', 'Sex_female']);
+  assert.deepEqual(t!.rows[0], { label: '0', cells: ['1', '0', '3', 'Braund, Mr. Owen', 'male', '22.0', '7.2500', 'S', 'False'] });
+  assert.equal(parseFrameRepr(['   a    b', '0  1234567']), undefined, 'values not under their labels');
+  // Old pandas printed 6 of 8 rows (head and tail), pandas 2 prints 4; ids and values agree.
+  const rows = (ids: number[]) => ids.map((i) => `${String(i).padEnd(4)}  ${String(1000 + i).padStart(4)}  ${(i * 1.5).toFixed(1).padStart(5)}`).join('\n');
+  const old = `        Id    Val\n${rows([0, 1, 2])}\n...    ...    ...\n${rows([5, 6, 7])}\n\n[8 rows x 2 columns]`;
+  const now = `        Id    Val\n${rows([0, 1])}\n...    ...    ...\n${rows([6, 7])}\n\n[8 rows x 2 columns]`;
+  const [o, n] = pair([[stream('65 83\n' + old + '\n')]], [[stream('65 83\n' + now + '\n')]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  const c = cellsOf(v)[0]!;
+  assert.equal(c.verdict, 'partial');
+  assert.deepEqual(c.tables!.rowsMissing, ['2', '5']);
+  const [o2, n2] = pair([[stream(old)]], [[stream(now.replace('1007', '1999'))]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
