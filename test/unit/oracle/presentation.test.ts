@@ -141,7 +141,7 @@ test('HTML tables are compared by (row, column) label: order, layout, bools and 
 
   // Rows or columns a truncated new table does not show are reported, not failed (pandas 2
   // truncates wide frames at 20 columns, long ones at 10 rows).
-  const trunc = htmlFrame(['PassengerId', 'Survived', 'Name', 'Age', '...'], [...ROWS.slice(0, 2).map((r) => [...r.slice(0, 5), '...'] as [string, ...string[]]), ['...', '...', '...', '...', '...', '...']]);
+  const trunc = htmlFrame(['PassengerId', 'Survived', 'Name', 'Age', '...'], [...ROWS.slice(0, 2).map((r) => [...r.slice(0, 5), '...'] as unknown as [string, ...string[]]), ['...', '...', '...', '...', '...', '...']]);
   const [o3, n3] = pair([[result(plainOld, { 'text/html': htmlFrame(COLS, ROWS) })]], [[result('x', { 'text/html': trunc })]]);
   const part = storedOutputsOracle(o3, n3);
   assert.equal(part.matches, true);
