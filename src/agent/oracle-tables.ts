@@ -9,6 +9,8 @@
  *   block but the last ends its first line with " \", blocks are separated by a blank line, each
  *   repeats the index) joined back into one block with one line per row, whatever width the
  *   original run wrapped at.
+ * - parseFrameRepr, parseSeriesRepr, findTextTable: printed DataFrames (plain layout) and Series
+ *   read into the same Table shape, so text and HTML tables compare with each other.
  *
  * Pure string processing; comparing tables is the oracle's business (oracle.ts).
  */
@@ -105,7 +107,7 @@ function uniquify(labels: string[]): string[] {
 
 const TRUNCATED = /^(\.\.\.|…|\.\.)$/;
 
-function parseTable(attrs: string, inner: string, after: string): Table | undefined {
+function parseTable(inner: string, after: string): Table | undefined {
   const headHtml = /<thead\b[^>]*>([\s\S]*?)(<\/thead>|(?=<tbody\b))/i.exec(inner)?.[1];
   const bodyHtml = headHtml !== undefined ? inner.slice(inner.search(/<\/thead>|<tbody\b/i)) : inner;
   let head = headHtml !== undefined ? rowsOf(headHtml) : [];
@@ -158,7 +160,6 @@ function parseTable(attrs: string, inner: string, after: string): Table | undefi
   if (keepCol.some((k) => !k)) table.columnsTruncated = true;
   const shape = /^\s*(?:<\/?div>\s*)*<p>\s*([\d,]+)\s+rows\s*(?:×|x|&times;)\s*([\d,]+)\s+columns\s*<\/p>/i.exec(after);
   if (shape) table.shape = { rows: Number(shape[1]!.replace(/,/g, '')), columns: Number(shape[2]!.replace(/,/g, '')) };
-  void attrs;
   return table;
 }
 
@@ -169,7 +170,7 @@ export function parseHtmlTables(html: string): Table[] {
     const attrs = m[1]!;
     if (!/class\s*=\s*["'][^"']*\bdataframe\b/i.test(attrs) && !/\bid\s*=\s*["']?T_/i.test(attrs)) continue;
     const after = html.slice(m.index! + m[0].length, m.index! + m[0].length + 200);
-    const t = parseTable(attrs, m[2]!, after);
+    const t = parseTable(m[2]!, after);
     if (t && t.columns.length > 0 && (t.rows.length > 0 || t.shape)) out.push(t);
   }
   return out;

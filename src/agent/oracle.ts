@@ -296,8 +296,10 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
   const rowsMissing = rowsA.filter((r) => !partner.has(r)).map((r) => r.label);
   // When the new table shows all its rows (columns), an original row (column) it lacks is gone:
   // its numbers count as mismatched (a category value_counts no longer finds, a dropped column).
+  // (Not the columns of describe(): pandas 2 leaves out bool columns, which get_dummies now makes.)
+  const describe = ['count', 'mean', 'std'].every((l) => a.rows.some((r) => r.label === l));
   const rowGone = !b.rowsTruncated ? new Set(rowsMissing) : new Set<string>();
-  const colGone = !b.columnsTruncated ? new Set(columnsMissing) : new Set<string>();
+  const colGone = !b.columnsTruncated && !describe ? new Set(columnsMissing) : new Set<string>();
 
   for (const r of rowsA) {
     const other = partner.get(r);

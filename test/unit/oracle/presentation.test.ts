@@ -378,3 +378,14 @@ test('printed DataFrames (no HTML) are tables too: truncated differently, they c
   const [o2, n2] = pair([[stream(old)]], [[stream(now.replace('1007', '1999'))]]);
   assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
+
+test('describe(): columns pandas 2 leaves out (bool dummies) are reported, not judged', () => {
+  const stats = ['count', 'mean', 'std'];
+  const old = htmlFrame(['Age', 'Sex_female'], stats.map((l, i) => [l, ['714', '29.7', '14.5'][i]!, ['891', '0.35', '0.48'][i]!]));
+  const now = htmlFrame(['Age'], stats.map((l, i) => [l, ['714', '29.7', '14.5'][i]!]));
+  const [o, n] = pair([[result('x', { 'text/html': old })]], [[result('x', { 'text/html': now })]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.deepEqual(cellsOf(v)[0]!.tables!.columnsMissing, ['Sex_female']);
+  assert.deepEqual(cellsOf(v)[0]!.tables!.columnsGone, []);
+});
