@@ -326,26 +326,41 @@ function computeOldCvAssignment(ctx: CellContext, name: string): { cell: number;
   return undefined;
 }
 
+/** The old grid_scores_ rows rebuilt from cv_results_: (parameters, mean_validation_score, cv_validation_scores). */
+function gridScoresExpr(gs: string, np: string): string {
+  return `[namedtuple('CVScoreTuple', 'parameters mean_validation_score cv_validation_scores')(p, m, ${np}.array(s)) ` +
+    `for p, m, s in zip(${gs}.cv_results_['params'], ${gs}.cv_results_['mean_test_score'], ` +
+    `zip(*[${gs}.cv_results_['split%d_test_score' % i] for i in range(${gs}.n_splits_)]))]`;
+}
+
 const gridScores = rule({
   id: 'sklearn-grid-scores',
   triggers: ['grid_scores_'],
   library: 'scikit-learn',
   title: 'GridSearchCV.grid_scores_',
   old: 'gs.grid_scores_',
-  new: "gs.cv_results_ (dict of arrays: params, mean_test_score, std_test_score)",
+  new: "[(params, mean, fold scores) rebuilt from gs.cv_results_]",
   removedIn: '0.20',
-  autoFixable: false,
   errors: [err('AttributeError', /object has no attribute 'grid_scores_'/)],
   link: WN('0.20'),
-  message: "grid_scores_ was removed in scikit-learn 0.20: use cv_results_, a dict of arrays (zip(cv_results_['params'], cv_results_['mean_test_score']) gives the old (params, mean) pairs)",
+  message: "grid_scores_ was removed in scikit-learn 0.20: the same (parameters, mean_validation_score, cv_validation_scores) rows are rebuilt from cv_results_",
   fixtures: [{
-    before: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(len(g.grid_scores_))",
-    manual: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(len(g.cv_results_['params']))",
-    expect: '2',
+    before: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nfor params, mean, scores in g.grid_scores_:\n    print(params, round(mean, 3), len(scores))\nprint(max(g.grid_scores_, key=lambda r: r.mean_validation_score).parameters)",
+    after: "from collections import namedtuple\nimport numpy as np\nfrom sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nfor params, mean, scores in " + gridScoresExpr('g', 'np') + ":\n    print(params, round(mean, 3), len(scores))\nprint(max(" + gridScoresExpr('g', 'np') + ", key=lambda r: r.mean_validation_score).parameters)",
+    expect: "{'max_depth': 1} 0.66 3\n{'max_depth': 3} 0.96 3\n{'max_depth': 3}",
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const a of ctx.attributesNamed(['grid_scores_'])) yield { node: a.node };
+    for (const a of ctx.attributesNamed(['grid_scores_'])) {
+      if (!isPure(a.obj)) { yield { node: a.node, message: "grid_scores_ was removed in scikit-learn 0.20: assign the search to a name, then rebuild the rows from its cv_results_ (params, mean_test_score, split<i>_test_score)" }; continue; }
+      const np = ctx.moduleRef('numpy', 'np');
+      const nt = ctx.nb.isBound('namedtuple') ? (ctx.nb.binding('namedtuple', ctx.index)?.qname === 'collections.namedtuple' ? { name: 'namedtuple' } : undefined) : { name: 'namedtuple', edit: ctx.importEdit('from collections import namedtuple') };
+      if (!np || !nt) { yield { node: a.node }; continue; }
+      const edits: TextEdit[] = [replaceNode(a.node, gridScoresExpr(a.obj.text, np.name))];
+      if (nt.edit) edits.push(nt.edit);
+      if (np.edit) edits.push(np.edit);
+      yield { node: a.node, edits };
+    }
   },
 });
 
