@@ -683,7 +683,7 @@ const KEYWORD_ONLY_FUNCS: Record<string, { names: string[]; keep: number }> = {
 };
 
 function positionalToKeywords(args: Args, spec: { names: string[]; keep: number }): TextEdit[] | undefined {
-  if (args.splat) return undefined;
+  if (args.listSplat) return undefined;
   const pos = args.positional;
   if (pos.length <= spec.keep || pos.length > spec.names.length) return undefined;
   const edits: TextEdit[] = [];
@@ -951,14 +951,14 @@ const setOption = rule({
   old: "pd.set_option('display.max_colwidth', -1); pd.set_option('precision', 3); pd.set_option('display.height', 500)",
   new: "pd.set_option('display.max_colwidth', None); pd.set_option('display.precision', 3); (removed)",
   removedIn: '1.0',
-  errors: [err('OptionError', /No such keys|Pattern matched multiple keys/), err('ValueError', /Value must be a nonnegative integer or None/)],
+  errors: [err('OptionError', /No such keys|Pattern matched multiple keys|You can only set the value of existing options/), err('ValueError', /Value must be a nonnegative integer or None/)],
   link: 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#deprecations',
   message: 'this pandas option was removed, became ambiguous, or no longer accepts -1 (use None for "no limit")',
   fixtures: [{
-    before: "import pandas as pd\npd.set_option('display.max_colwidth', -1)\npd.set_option('precision', 3)\npd.set_option('display.height', 500)\npd.options.display.max_rows = -1\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
+    before: "import pandas as pd\npd.options.display.mpl_style = 'default'\npd.set_option('display.max_colwidth', -1)\npd.set_option('precision', 3)\npd.set_option('display.height', 500)\npd.options.display.max_rows = -1\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
     after: "import pandas as pd\npd.set_option('display.max_colwidth', None)\npd.set_option('display.precision', 3)\npd.options.display.max_rows = None\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
     expect: 'None 3',
-    beforeError: 'ValueError',
+    beforeError: 'OptionError',
   }],
   *find(ctx) {
     for (const { call } of ctx.callsTo(['pandas.set_option', 'pandas.options.set_option'])) {
@@ -990,6 +990,7 @@ const setOption = rule({
       if (!q || !right || !q.startsWith('pandas.options.')) continue;
       const key = q.slice('pandas.options.'.length);
       if (NONNEGATIVE_OPTIONS.has(key) && isMinusOne(right)) yield { node: a, edits: [replaceNode(right, 'None')] };
+      else if (REMOVED_OPTIONS.has(key) && a.parent?.type === 'expression_statement') yield { node: a, edits: [deleteStatement(ctx, a.parent)], message: 'this pandas option no longer exists; the assignment is removed' };
     }
   },
 });

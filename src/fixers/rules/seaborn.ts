@@ -138,7 +138,7 @@ const positional = rule({
   ],
   *find(ctx) {
     for (const { call, name, args } of snsCalls(ctx, Object.keys(OLD_POSITIONAL))) {
-      if (args.splat || args.positional.length === 0) continue;
+      if (args.listSplat || args.positional.length === 0) continue;
       const first = args.positional[0];
       // New-style call: a DataFrame first (sns.barplot(df, x='a')) or kdeplot/… with a single vector (still valid).
       if (ctx.nb.isDataFrameExpr(first, ctx.index)) continue;

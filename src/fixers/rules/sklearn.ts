@@ -884,7 +884,7 @@ const positionalParams = rule({
   *find(ctx) {
     for (const { call, name, args } of sklearnCalls(ctx, Object.keys(OLD_ORDER))) {
       const spec = OLD_ORDER[name];
-      if (args.splat || args.positional.length <= spec.keep) continue;
+      if (args.listSplat || args.positional.length <= spec.keep) continue;
       if (args.positional.length > spec.names.length) { yield { node: call }; continue; }
       const edits: TextEdit[] = [];
       for (let i = spec.keep; i < args.positional.length; i++) {

@@ -75,8 +75,10 @@ export interface Args {
   all: SyntaxNode[];
   /** The argument_list node. */
   list: SyntaxNode;
-  /** True when `*args` or `**kwargs` appear (positions are then unknown). */
+  /** True when `*args` or `**kwargs` appear. */
   splat: boolean;
+  /** True when `*args` appears (positions of later arguments are then unknown). */
+  listSplat: boolean;
 }
 
 const argsCache = new WeakMap<object, Map<number, Args | undefined>>();
@@ -99,6 +101,7 @@ function computeArgs(call: SyntaxNode): Args | undefined {
   const keywords = new Map<string, SyntaxNode>();
   const all: SyntaxNode[] = [];
   let splat = false;
+  let listSplat = false;
   for (const child of list.namedChildren) {
     if (!child || child.type === 'comment' || child.type === 'line_continuation') continue;
     all.push(child);
@@ -108,11 +111,11 @@ function computeArgs(call: SyntaxNode): Args | undefined {
     } else if (child.type === 'dictionary_splat') {
       splat = true;
     } else {
-      if (child.type === 'list_splat') splat = true;
+      if (child.type === 'list_splat') splat = listSplat = true;
       positional.push(child);
     }
   }
-  return { positional, keywords, all, list, splat };
+  return { positional, keywords, all, list, splat, listSplat };
 }
 
 export function kwValue(kw: SyntaxNode | undefined): SyntaxNode | undefined {
