@@ -38,6 +38,13 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
     'fixtures: the unit tests check the rewrite, idempotence, formatting and that strings/comments are left alone; ' +
     '`test/sandbox/rules-fixtures.test.ts` runs every "before" in the fixed kernel (it must fail, or print another value) and every "after" (it must print the expected value).');
   lines.push('');
+  lines.push('## Using them');
+  lines.push('');
+  lines.push('- `nbmodernize scan NOTEBOOK|DIR... [--json] [--data DIR] [--pin-defaults --era YYYY-MM-DD]`: findings (notebook, cell, line, rule, message, auto-fixable); exit 1 when there are findings.');
+  lines.push('- `nbmodernize fix NOTEBOOK --rules-only [-o OUT] [--diff] [--data DIR] [--pin-defaults --era YYYY-MM-DD]`: writes `<name>.modernized.ipynb` (changed cells: outputs cleared, `metadata.nbmodernize = {changed, fixType, rules}`), prints a unified diff per changed cell with `--diff`, and lists what is left.');
+  lines.push('- Library (`src/fixers/rules/index.ts`): `scanNotebook(nb, opts)`, `fixNotebook(nb, opts)` → `{notebook, patches, findings}`, `rulesForError(nb, cell, {ename, evalue}, opts)` → candidate patches for a failing cell, `pinDefaults(nb, opts)` → score-calibration patches. Options: `dataFiles`/`competition` (data paths), `era` (`{date}` or `{versions}`), `versions` (environment), `kinds`.');
+  lines.push('- The era decides pins: an explicit date or versions, else what the notebook itself shows (Python 2 or 3.x kernels bound library versions; using an API removed in version V means the notebook predates V).');
+  lines.push('');
   lines.push('Columns: **old → new**; **version** is the library version that removed the old form (or changed the default); ' +
     '**kind**: `repair` fixes an error, `pin` keeps an old default, `repair*` is proposed for a matching runtime error only; ' +
     '**fix**: ✓ rewritten automatically, ✗ reported with an explanation (some ✓ rules also report the occurrences they cannot rewrite safely).');
