@@ -52,7 +52,8 @@ function pathExpr(ctx: CellContext, n: SyntaxNode): PathExpr | undefined {
     const op = n.child(1)?.type;
     const right = n.childForFieldName('right');
     const left = n.childForFieldName('left');
-    if (op === '+' && right) {
+    if ((op === '+' || op === '/') && right) {
+      // DIR + 'train.csv', Path(DIR) / 'train.csv'
       const r = stringValue(right);
       if (r !== undefined) return { node: n, tail: r };
     }
@@ -67,7 +68,7 @@ function pathExpr(ctx: CellContext, n: SyntaxNode): PathExpr | undefined {
     const q = ctx.qname(fn);
     const args = callArgs(n);
     if (!args || args.splat) return undefined;
-    if (q === 'os.path.join' || q === 'posixpath.join') {
+    if (q === 'os.path.join' || q === 'posixpath.join' || q === 'pathlib.Path' || q === 'pathlib.PurePath') {
       const last = args.positional[args.positional.length - 1];
       const l = stringValue(last);
       if (l !== undefined) {
@@ -151,6 +152,13 @@ const dataPath = rule({
       before: "import numpy as np\ntrain_file = './input/train.csv'\nwith open(train_file) as f:\n    header = f.readline().strip()\nprint(header, np.loadtxt('test.csv', delimiter=',', skiprows=1).shape)",
       after: "import numpy as np\ntrain_file = '../input/train.csv'\nwith open(train_file) as f:\n    header = f.readline().strip()\nprint(header, np.loadtxt('../input/test.csv', delimiter=',', skiprows=1).shape)",
       expect: 'a,b (2, 2)',
+      beforeError: 'FileNotFoundError',
+      context: { dataFiles: ['train.csv', 'test.csv'] },
+    },
+    {
+      before: "from pathlib import Path\nimport pandas as pd\ndataset_dir = 'dataset'\na = pd.read_csv(Path(dataset_dir, 'train.csv'))\nb = pd.read_csv(Path(dataset_dir) / 'test.csv')\nprint(a.shape, b.shape)",
+      after: "from pathlib import Path\nimport pandas as pd\ndataset_dir = 'dataset'\na = pd.read_csv('../input/train.csv')\nb = pd.read_csv('../input/test.csv')\nprint(a.shape, b.shape)",
+      expect: '(2, 2) (2, 2)',
       beforeError: 'FileNotFoundError',
       context: { dataFiles: ['train.csv', 'test.csv'] },
     },
