@@ -60,6 +60,7 @@ const SKIP_LINE = [
 ];
 
 const REMOVE = [
+  /,?\s*shape=\(\d+(?:,\s*\d+)*,?\)/g, // numpy 2 adds the shape to summarized array reprs
   /<[A-Za-z_][^<>\n]*>/g, // object reprs: <Figure size 640x480 with 1 Axes>, <... at 0x7f..>, <class '...'>
   /\b0x[0-9a-fA-F]+\b/g,
   /\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?/g,

@@ -333,9 +333,51 @@ export function parseFrameRepr(lines: string[]): (Table & { end: number }) | und
   return table;
 }
 
-/** The first table (DataFrame or Series repr) in a block of lines: where it starts and ends. */
+// ---------------------------------------------------------------- dict reprs
+
+/** Split at top-level separators (not inside brackets or quotes). */
+function splitTop(s: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0, quote = '', start = 0;
+  for (let k = 0; k < s.length; k++) {
+    const ch = s[k]!;
+    if (quote) { if (ch === '\\') k++; else if (ch === quote) quote = ''; continue; }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    else if (ch === sep && depth === 0) { out.push(s.slice(start, k)); start = k + 1; }
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
+/**
+ * A dict repr ({'Capt': 70.0, 'Col': np.float64(54.0)}) as a one-column table keyed by its keys:
+ * old IPython sorted keys, new IPython keeps insertion order (which for keys from a set is not
+ * even stable across Python versions). Keys must be strings or numbers.
+ */
+export function parseDictRepr(text: string): Table | undefined {
+  const t = text.replace(/\s*\n\s*/g, ' ').trim();
+  if (!t.startsWith('{') || !t.endsWith('}') || t.length < 3) return undefined;
+  const labels: string[] = [];
+  const cells: string[] = [];
+  for (const item of splitTop(t.slice(1, -1), ',')) {
+    if (!item.trim()) continue;
+    const kv = splitTop(item, ':');
+    if (kv.length !== 2) return undefined;
+    const key = kv[0]!.trim();
+    const q = /^(['"])(.*)\1$/.exec(key);
+    if (!q && !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(key)) return undefined;
+    labels.push(q ? q[2]! : normalizeLabel(key));
+    cells.push(kv[1]!.trim());
+  }
+  if (!labels.length) return undefined;
+  return { columns: ['value'], rows: uniquify(labels).map((label, i) => ({ label, cells: [cells[i]!] })) };
+}
+
+/** The first table (DataFrame, Series or dict repr) in a block of lines: where it starts and ends. */
 export function findTextTable(lines: string[], maxStarts = 8): { start: number; end: number; table: Table } | undefined {
-  for (let s = 0; s < Math.min(lines.length - 1, maxStarts); s++) {
+  for (let s = 0; s < Math.min(lines.length, maxStarts); s++) {
     const part = lines.slice(s);
     const frame = parseFrameRepr(part);
     // Not in the middle of a larger layout (the indented rows of a MultiIndex frame).
@@ -346,6 +388,8 @@ export function findTextTable(lines: string[], maxStarts = 8): { start: number; 
     }
     const series = parseSeriesRepr(part.join('\n'));
     if (series) return { start: s, end: lines.length, table: series };
+    const dict = /^\s*\{/.test(part[0]!) ? parseDictRepr(part.join('\n')) : undefined;
+    if (dict) return { start: s, end: lines.length, table: dict };
   }
   return undefined;
 }

@@ -203,12 +203,17 @@ export function alignLines(a: NumberLine[], b: NumberLine[]): Array<[number, num
 
 // ---- tables
 
-/** Numbers of one table cell: booleans are 1/0, NaN and text have none. */
+/**
+ * Numbers of one table cell: booleans are 1/0; a number, a percentage, an interval or a list of
+ * numbers gives its numbers; text ("CA. 2343", a ticket), NaN and dates have none.
+ */
 export function tableCellNumbers(text: string): number[] {
   const t = text.trim();
   if (t === 'True') return [1];
   if (t === 'False') return [0];
-  return extractNumbers(t);
+  const bare = t.replace(/\b(np\.)?(float|int|uint)(16|32|64)\(/g, '(');
+  if (/[A-Za-z_]/.test(bare.replace(/(?<=\d)[eE](?=[-+]?\d)/g, ''))) return [];
+  return extractNumbers(bare);
 }
 
 function tableNumberCount(t: Table): number {

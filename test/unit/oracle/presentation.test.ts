@@ -389,3 +389,28 @@ test('describe(): columns pandas 2 leaves out (bool dummies) are reported, not j
   assert.deepEqual(cellsOf(v)[0]!.tables!.columnsMissing, ['Sex_female']);
   assert.deepEqual(cellsOf(v)[0]!.tables!.columnsGone, []);
 });
+
+test('dict reprs compare by key: IPython sorted keys, now keeps insertion order; numpy 2 scalar reprs', () => {
+  const old = "{'Capt': 70.0,\n 'Col': 54.0,\n 'Master': 5.99031862745098,\n 'the Countess': 33.0}";
+  const now = "{'the Countess': np.float64(33.0),\n 'Master': np.float64(5.99031862745098),\n 'Capt': np.float64(70.0),\n 'Col': np.float64(54.0)}";
+  const [o, n] = pair([[result(old)], [result("{'a': 1, 'b': [1, 2]}")]], [[result(now)], [result("{'b': [1, 2], 'a': 1}")]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.deepEqual(v.comparisons.filter((c) => c.cell === 0).map((c) => [c.row, c.original, c.new]), [['Capt', 70, 70], ['Col', 54, 54], ['Master', 5.99031862745098, 5.99031862745098], ['the Countess', 33, 33]]);
+  const [o2, n2] = pair([[result(old)]], [[result(now.replace('np.float64(70.0)', 'np.float64(38.0)'))]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+});
+
+test('numpy 2 summarized arrays carry shape=(...): not a result', () => {
+  assert.deepEqual(nums('array([[1, 2],\n       ...,\n       [5, 6]], dtype=object)'), nums('array([[1, 2],\n       ...,\n       [5, 6]],\n      shape=(891, 2), dtype=object)'));
+});
+
+test('table cells that are text with digits (tickets, cabins) are not numbers', () => {
+  const [o, n] = pair(
+    [[result('x', { 'text/html': htmlFrame(['Ticket', 'Fare'], [['top', 'CA. 2343', '(7.9, 14.5]'], ['freq', '7', '12%']]) })]],
+    [[result('x', { 'text/html': htmlFrame(['Ticket', 'Fare'], [['top', '1601', '(7.9, 14.5]'], ['freq', '7', '12%']]) })]],
+  );
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.deepEqual(v.comparisons.map((c) => [c.row, c.column, c.original]), [['top', 'Fare', 7.9], ['top', 'Fare', 14.5], ['freq', 'Ticket', 7], ['freq', 'Fare', 12]]);
+});
