@@ -1347,10 +1347,63 @@ const columnsSet = rule({
   },
 });
 
+/** `df['col']` / `df.col`: the column name the Series carries, when it is written literally. */
+function columnName(ctx: CellContext, recv: SyntaxNode): string | undefined {
+  if (recv.type === 'subscript') {
+    const keys = recv.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+    return keys.length === 1 ? stringValue(keys[0]) : undefined;
+  }
+  if (recv.type === 'attribute') {
+    const obj = recv.childForFieldName('object');
+    return obj && ctx.nb.isDataFrameExpr(obj, ctx.index) ? recv.childForFieldName('attribute')?.text : undefined;
+  }
+  return undefined;
+}
+
+const valueCountsNames = rule({
+  id: 'pandas-value-counts-names',
+  triggers: ['value_counts'],
+  library: 'pandas',
+  title: "value_counts() index and name ('index' column after reset_index)",
+  old: "df['c'].value_counts().reset_index()  # columns: index, c",
+  new: "df['c'].value_counts().rename_axis(None).rename('c').reset_index()",
+  removedIn: '2.0',
+  errors: [err('KeyError', /^'index'$|\['index'\]/)],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v2.0.0.html#value-counts-sets-the-resulting-name-to-count',
+  message: "value_counts() results are named 'count' with an index named after the column since pandas 2.0; before, reset_index() gave the columns 'index' and the column name: rename_axis(None).rename(col) keeps the old names",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = df['c'].value_counts().reset_index()\nprint(t['index'].tolist(), t['c'].tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = df['c'].value_counts().rename_axis(None).rename('c').reset_index()\nprint(t['index'].tolist(), t['c'].tolist())",
+    expect: "['a', 'b'] [2, 1]",
+    beforeError: 'KeyError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['value_counts'])) {
+      const name = columnName(ctx, recv);
+      if (name === undefined || /['\\\n]/.test(name)) continue;
+      // Only where the names show: the chain goes on to reset_index() or to_frame().
+      let cur: SyntaxNode = call;
+      let reaches = false;
+      for (let i = 0; i < 4; i++) {
+        const attr = cur.parent;
+        if (attr?.type !== 'attribute') break;
+        const m = attr.childForFieldName('attribute')?.text;
+        if (m === 'rename_axis') { reaches = false; break; }
+        if (m === 'reset_index' || m === 'to_frame') { reaches = true; break; }
+        const next = attr.parent;
+        if (next?.type !== 'call') break;
+        cur = next;
+      }
+      if (!reaches) continue;
+      yield { node: call, edits: [{ start: call.endIndex, end: call.endIndex, text: `.rename_axis(None).rename('${name}')` }] };
+    }
+  },
+});
+
 export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, columnsSet,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, columnsSet, valueCountsNames,
 ];
 
