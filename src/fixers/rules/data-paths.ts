@@ -132,7 +132,6 @@ function rewriteTo(ctx: CellContext, expr: PathExpr, rel: string): TextEdit {
 
 const dataPath = rule({
   id: 'data-path',
-  triggers: READER_NAMES,
   library: 'data',
   title: 'competition data read from the author\'s path',
   old: "pd.read_csv('data/train.csv')",

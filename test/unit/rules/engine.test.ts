@@ -132,6 +132,13 @@ describe('data paths', () => {
     assert.equal(out, "import pandas as pd\na = pd.read_csv('../input/train.csv')\nb = pd.read_csv('/kaggle/input/titanic/train.csv')\nc = pd.read_csv('../input/train.csv')\nd = pd.read_csv('other.csv')");
   });
 
+  it('rewrites a path variable assigned once in another cell than the read', async () => {
+    const nb = notebookOf(["import os\nimport pandas as pd\ndata_dir = '../data/raw'\ntrain_filename = os.path.join(data_dir, 'train.csv')", 'train_df = pd.read_csv(train_filename)']);
+    const res = await fixNotebook(nb, { dataFiles: ['train.csv'] });
+    assert.equal(src(res.notebook, 0), "import os\nimport pandas as pd\ndata_dir = '../data/raw'\ntrain_filename = '../input/train.csv'");
+    assert.deepEqual(res.changes.map((c) => c.cell), [0]);
+  });
+
   it('rewrites f-strings and os.path.join with a directory variable', async () => {
     const code = "import os\nimport pandas as pd\nD = get_dir()\na = pd.read_csv(f'{D}/train.csv')\nb = pd.read_csv(os.path.join(D, 'test.csv'))";
     const { out } = await fixSource(code, { dataFiles: ['train.csv', 'test.csv'] });
