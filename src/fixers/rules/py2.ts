@@ -1094,7 +1094,7 @@ const CSV_FUNCS = ['csv.writer', 'csv.reader', 'csv.DictWriter', 'csv.DictReader
 
 const csvBinaryFiles = rule({
   id: 'py2-csv-binary-files',
-  triggers: ['writer', 'reader', 'DictWriter', 'DictReader'],
+  triggers: ['open'],
   library: 'python',
   title: "csv on files opened 'wb'/'rb'",
   old: "csv.writer(open('out.csv', 'wb'))",
