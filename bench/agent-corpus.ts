@@ -19,12 +19,15 @@ const { values } = parseArgs({
     'no-full': { type: 'boolean', default: false },
     'next-to-notebook': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '300' },
+    shard: { type: 'string', default: '0/1' },
   },
 });
 const cacheDir = cacheDirFromEnv(process.env);
 const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-bench-agent-'));
 const rows: any[] = [];
-for (const c of corpusNotebooks()) {
+const [shardIndex, shardCount] = values.shard.split('/').map(Number);
+for (const [i, c] of corpusNotebooks().entries()) {
+  if (i % shardCount !== shardIndex) continue;
   if (values.only && !values.only.split(',').some((s) => c.name.includes(s))) continue;
   let nb;
   try {

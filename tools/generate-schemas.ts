@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../src/core/paths.js';
-import { generatedSchemas } from '../src/core/schemas.js';
+import { allSchemas } from './schema-list.js';
 
-for (const [file, schema] of Object.entries(generatedSchemas())) {
+for (const [file, schema] of Object.entries(allSchemas())) {
   const out = path.join(packageRoot(), 'schemas', file);
   fs.writeFileSync(out, JSON.stringify(schema, null, 2) + '\n');
   console.log(`wrote ${path.relative(packageRoot(), out)}`);
