@@ -40,7 +40,8 @@ export async function loadEnvironmentInfo(name = 'debian13'): Promise<Environmen
 export async function environmentVersions(name = 'debian13', cacheDir?: string): Promise<Record<string, string>> {
   if (cacheDir) {
     try {
-      const mod = await import('../../executor/environment/build.js');
+      // cache.js only reads the build cache (build.js would pull in Docker and SSH clients).
+      const mod = await import('../../executor/environment/cache.js');
       const built = mod.findBuiltEnvironment(name, cacheDir);
       if (built) {
         const out: Record<string, string> = { python: built.versions.python };
