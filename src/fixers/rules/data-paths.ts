@@ -249,6 +249,44 @@ function createdDirsOf(ctx: CellContext): Set<string> {
   return out;
 }
 
+/** Names assigned exactly once to a string literal anywhere in the notebook. */
+function constStrings(ctx: CellContext): Map<string, string> {
+  return ctx.nb.memo('const-strings', () => {
+    const values = new Map<string, string>();
+    for (const cell of ctx.nb.cells) {
+      for (const a of cell.idx.byType.get('assignment') ?? []) {
+        const l = a.childForFieldName('left');
+        const v = stringValue(a.childForFieldName('right'));
+        if (l?.type === 'identifier' && v !== undefined) values.set(l.text, v);
+      }
+    }
+    for (const name of [...values.keys()]) if (assignmentCount(ctx, name) !== 1) values.delete(name);
+    return values;
+  });
+}
+
+/** The value of a path expression built from literals and once-assigned names (Path(d, 'f'), os.path.join, d + 'f'). */
+function constPath(ctx: CellContext, n: SyntaxNode | null | undefined): string | undefined {
+  if (!n) return undefined;
+  const lit = stringValue(n);
+  if (lit !== undefined) return lit;
+  if (n.type === 'identifier') return constStrings(ctx).get(n.text);
+  if (n.type === 'binary_operator' && ['+', '/'].includes(n.child(1)?.type ?? '')) {
+    const l = constPath(ctx, n.childForFieldName('left'));
+    const r = constPath(ctx, n.childForFieldName('right'));
+    if (l === undefined || r === undefined) return undefined;
+    return n.child(1)?.type === '/' ? `${l.replace(/\/$/, '')}/${r}` : l + r;
+  }
+  if (n.type === 'call') {
+    const q = ctx.qname(n.childForFieldName('function'));
+    if (q !== 'os.path.join' && q !== 'pathlib.Path' && q !== 'pathlib.PurePath') return undefined;
+    const parts = callArgs(n)?.positional.map((a) => constPath(ctx, a));
+    if (!parts?.length || parts.some((p) => p === undefined)) return undefined;
+    return parts.map((p, i) => (i < parts.length - 1 ? p!.replace(/\/$/, '') : p)).join('/');
+  }
+  return undefined;
+}
+
 /** Where a write of `literal` goes instead (its basename in the working dir), or undefined when the path is fine. */
 function redirectedOutput(ctx: CellContext, literal: string): { base: string; dir: string } | undefined {
   const made = createdDirs(ctx);
@@ -291,14 +329,19 @@ const outputPath = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\ndf.to_csv('submission.csv', index=False)\nprint(open('submission.csv').read().split(), pd.read_csv('submission.csv').shape)",
     expect: "['a', '1'] (1, 1)",
     beforeError: 'OSError',
+  }, {
+    before: "from pathlib import Path\nimport pandas as pd\nout_dir = 'results'\npd.DataFrame({'a': [1]}).to_csv(Path(out_dir, 'sub.csv'), index=False)\nprint(open('sub.csv').read().split())",
+    after: "from pathlib import Path\nimport pandas as pd\nout_dir = 'results'\npd.DataFrame({'a': [1]}).to_csv('sub.csv', index=False)\nprint(open('sub.csv').read().split())",
+    expect: "['a', '1']",
+    beforeError: 'OSError',
   }],
   *find(ctx): Generator<RuleMatch> {
     const check = (arg: SyntaxNode | undefined) => {
-      const v = stringValue(arg);
+      const v = constPath(ctx, arg);
       if (!arg || v === undefined) return undefined;
       const r = redirectedOutput(ctx, v);
       if (!r) return undefined;
-      const q = quoteOf(arg).replace(/^[a-zA-Z]*/, '');
+      const q = arg.type === 'string' ? quoteOf(arg).replace(/^[a-zA-Z]*/, '') : "'";
       return { node: arg, text: `${q}${r.base}${q}`, dir: r.dir };
     };
     for (const { call, name } of ctx.methodCalls(WRITERS)) {

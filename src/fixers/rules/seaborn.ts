@@ -231,4 +231,29 @@ const removedFunctions = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions];
+const splitDodge = rule({
+  id: 'seaborn-split-dodge',
+  triggers: ['split'],
+  library: 'seaborn',
+  title: 'stripplot/swarmplot(split=)',
+  old: "sns.stripplot(x='c', y='y', hue='h', data=df, split=True)",
+  new: "sns.stripplot(x='c', y='y', hue='h', data=df, dodge=True)",
+  removedIn: '0.10',
+  errors: [err('AttributeError', /unexpected keyword argument 'split'/)],
+  link: WN('0.9.0'),
+  message: "stripplot/swarmplot's split= was renamed dodge= in seaborn 0.9 (and is now passed on to matplotlib, which rejects it)",
+  fixtures: [{
+    before: SETUP + "ax = sns.stripplot(x='c', y='y', hue='x', data=df, jitter=True, split=True)\nprint(ax.get_xlabel())",
+    after: SETUP + "ax = sns.stripplot(x='c', y='y', hue='x', data=df, jitter=True, dodge=True)\nprint(ax.get_xlabel())",
+    expect: 'c',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { args } of snsCalls(ctx, ['stripplot', 'swarmplot'])) {
+      const kw = args.keywords.get('split');
+      if (kw && !args.keywords.has('dodge')) yield { node: kw, edits: [renameKeyword(kw, 'dodge')] };
+    }
+  },
+});
+
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge];
