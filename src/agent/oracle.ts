@@ -239,6 +239,15 @@ function columnPairs(a: Table, b: Table): { pairs: Array<[number, number]>; rena
   return { pairs: pairs.sort((x, y) => x[0] - y[0]), renamed };
 }
 
+/** 1 (-1) when the table's rows are in non-decreasing (non-increasing) order of column k, with at least 3 numbers; else 0. */
+function sortedOn(t: Table, k: number): number {
+  const vs = t.rows.map((r) => tableCellNumbers(r.cells[k] ?? '')[0]);
+  if (vs.length < 3 || vs.some((v) => v === undefined)) return 0;
+  const up = vs.every((v, i) => i === 0 || v! >= vs[i - 1]!);
+  const down = vs.every((v, i) => i === 0 || v! <= vs[i - 1]!);
+  return up === down ? 0 : up ? 1 : -1;
+}
+
 /** Pair the tables of two runs of a cell: each original table with the new table sharing most (row, column) labels. */
 export function pairTables(a: Table[], b: Table[]): Array<[number, number]> {
   const used = new Set<number>();
@@ -282,6 +291,7 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
   const taken = new Set(partner.values());
   const extra = b.rows.filter((o) => !taken.has(o));
   const rowsReplaced: Array<[string, string]> = [];
+  const tied = new Set<string>();
   const missing = rowsA.filter((r) => !partner.has(r));
   if (missing.length && extra.length) {
     const sameValues = (r: TableRow, o: TableRow): boolean => {
@@ -295,15 +305,26 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
     };
     const use = (r: TableRow, o: TableRow): void => { partner.set(r, o); taken.add(o); rowsReplaced.push([r.label, o.label]); };
     for (const r of missing) { const o = extra.find((x) => !taken.has(x) && sameValues(r, x)); if (o) use(r, o); }
+    // Both tables sorted on a column (a sort_values().head(n)): a row that replaced one with the
+    // same value in that column is a tie cut off at another place, not a change.
+    const sortKeys = cols.filter(([k, m]) => sortedOn(a, k) !== 0 && sortedOn(a, k) === sortedOn(b, m));
     const restB = extra.filter((o) => !taken.has(o));
-    missing.filter((r) => !partner.has(r)).forEach((r, n) => { if (n < restB.length) use(r, restB[n]!); });
+    missing.filter((r) => !partner.has(r)).forEach((r, n) => {
+      const o = restB[n];
+      if (!o) return;
+      const tie = sortKeys.some(([k, m]) => {
+        const v = tableCellNumbers(r.cells[k] ?? '')[0], w = tableCellNumbers(o.cells[m] ?? '')[0];
+        return v !== undefined && w !== undefined && within(v, w);
+      });
+      if (tie) { tied.add(r.label); rowsReplaced.push([r.label, o.label]); } else use(r, o);
+    });
   }
   const rowsMissing = rowsA.filter((r) => !partner.has(r)).map((r) => r.label);
   // When the new table shows all its rows (columns), an original row (column) it lacks is gone:
   // its numbers count as mismatched (a category value_counts no longer finds, a dropped column).
   // (Not the columns of describe(): pandas 2 leaves out bool columns, which get_dummies now makes.)
   const describe = ['count', 'mean', 'std'].every((l) => a.rows.some((r) => r.label === l));
-  const rowGone = !b.rowsTruncated ? new Set(rowsMissing) : new Set<string>();
+  const rowGone = !b.rowsTruncated ? new Set(rowsMissing.filter((l) => !tied.has(l))) : new Set<string>();
   const colGone = !b.columnsTruncated && !describe ? new Set(columnsMissing) : new Set<string>();
 
   for (const r of rowsA) {

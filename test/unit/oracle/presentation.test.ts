@@ -183,6 +183,26 @@ test('tables: a row under another label with the same values is a tie in another
   ]);
 });
 
+test('tables: sort_values().head(n) cut inside a tie picks other rows; that is reported, not judged', () => {
+  const crosstab = (rows: Array<[string, string, string]>) => htmlFrame(['0', '1'], rows);
+  const [o, n] = pair(
+    [[result('x', { 'text/html': crosstab([['Carter', '2', '4'], ['Kelly', '1', '3'], ['Quick', '0', '2'], ['Beckwith', '0', '2']]) })]],
+    [[result('x', { 'text/html': crosstab([['Carter', '2', '4'], ['Kelly', '1', '3'], ['Hays', '0', '2'], ['Hart', '2', '2']]) })]],
+  );
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  const c = cellsOf(v)[0]!;
+  assert.equal(c.verdict, 'partial');
+  assert.deepEqual(c.tables!.rowsReplaced, [['Quick', 'Hays'], ['Beckwith', 'Hart']]);
+  assert.deepEqual([c.tables!.rowsMissing, c.tables!.rowsGone], [['Beckwith'], []]);
+  // The same cut with another value in the sorted column is a change.
+  const [o2, n2] = pair(
+    [[result('x', { 'text/html': crosstab([['Carter', '2', '4'], ['Kelly', '1', '3'], ['Beckwith', '0', '2']]) })]],
+    [[result('x', { 'text/html': crosstab([['Carter', '2', '4'], ['Kelly', '1', '3'], ['Hart', '2', '1']]) })]],
+  );
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+});
+
 test('HTML tables: renamed columns pair by position; a table on one side only falls back to text/plain', () => {
   // pandas 2 names value_counts().to_frame() "count" where pandas 1 named it after the column.
   const [o, n] = pair(
