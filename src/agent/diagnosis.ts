@@ -23,7 +23,9 @@ export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => O
   }
   const verdict = oracle();
   if (!verdict.matches) {
-    const bad = verdict.comparisons.find((c) => !c.ok);
+    // Quote a real drift: not a number the original author's out-of-order run produced, nor an unpaired one.
+    const failing = verdict.comparisons.filter((c) => !c.ok && !(c as { outOfOrder?: boolean }).outOfOrder);
+    const bad = failing.find((c) => c.new !== null) ?? failing[0];
     const cell = bad?.cell ?? lastCodeCell(cells);
     return {
       kind: 'fix',

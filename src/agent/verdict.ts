@@ -41,7 +41,7 @@ export function decideVerdict(input: {
   const errorCell = run.cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
   if (errorCell) return { verdict: 'not-reproduced', reason: `cell ${errorCell.index} ended with ${errorCell.status}`, oracle };
   if (!oracle.matches) {
-    const bad = oracle.comparisons.filter((c) => !c.ok).slice(0, 3)
+    const bad = oracle.comparisons.filter((c) => !c.ok && !(c as { outOfOrder?: boolean }).outOfOrder).slice(0, 3)
       .map((c) => `${c.cell === null ? 'score' : `cell ${c.cell}`}: ${c.original} -> ${c.new}`).join('; ');
     return { verdict: 'not-reproduced', reason: `results drifted beyond tolerance (${oracle.oracle}${bad ? `: ${bad}` : ''})`, oracle };
   }
