@@ -57,6 +57,7 @@ const FRAME_PRODUCERS = new Set([
   'read_csv', 'read_table', 'read_excel', 'read_json', 'read_sql', 'read_sql_query', 'read_pickle', 'read_parquet',
   'read_hdf', 'read_fwf', 'DataFrame', 'concat', 'merge', 'get_dummies', 'pivot_table', 'crosstab',
 ]);
+const SERIES_PRODUCERS = new Set(['isnull', 'isna', 'notnull', 'notna', 'to_numeric', 'to_datetime', 'cut', 'qcut', 'value_counts', 'factorize']);
 const FRAME_METHODS = new Set([
   'copy', 'drop', 'dropna', 'fillna', 'merge', 'join', 'append', 'reset_index', 'set_index', 'sort_values',
   'sort_index', 'rename', 'assign', 'query', 'head', 'tail', 'sample', 'drop_duplicates', 'replace', 'astype',
@@ -239,8 +240,9 @@ export class NotebookContext {
         if (left?.type === 'identifier' && right) assigns.push({ left, right, cell: cell.index });
       }
     }
-    // A name counts as a DataFrame (or pandas object) only when every assignment to it is one
-    // (`predictions = []` somewhere makes `predictions.append(x)` a list append).
+    // A name counts as a DataFrame (or pandas object) when some assignment makes it one and none
+    // makes it something else (`predictions = []` somewhere makes `predictions.append(x)` a list
+    // append); assignments from unknown calls (the notebook's own functions) are neutral.
     const byName = new Map<string, Array<{ right: SyntaxNode; cell: number }>>();
     for (const { left, right, cell } of assigns) {
       let l = byName.get(left.text);
@@ -250,24 +252,32 @@ export class NotebookContext {
     for (let round = 0; round < 3; round++) {
       let changed = false;
       for (const [name, rights] of byName) {
-        if (!this.frames.has(name) && rights.every((r) => this.isDataFrameExpr(r.right, r.cell) || isSelfUpdate(name, r.right))) {
+        if (rights.some((r) => this.isNonPandasExpr(r.right, r.cell))) continue;
+        if (!this.frames.has(name) && rights.some((r) => this.isDataFrameExpr(r.right, r.cell) && !isSelfUpdate(name, r.right))) {
           this.frames.add(name);
           changed = true;
         }
-        if (!this.pandasNames.has(name) && rights.every((r) => this.isPandasExpr(r.right, r.cell) || isSelfUpdate(name, r.right))) {
+        if (!this.pandasNames.has(name) && rights.some((r) => this.isPandasExpr(r.right, r.cell) && !isSelfUpdate(name, r.right))) {
           this.pandasNames.add(name);
           changed = true;
         }
       }
       if (!changed) break;
     }
-    // A name only assigned from itself is nothing.
-    for (const [name, rights] of byName) {
-      if (rights.every((r) => isSelfUpdate(name, r.right))) {
-        this.frames.delete(name);
-        this.pandasNames.delete(name);
-      }
+
+  }
+
+  /** Clearly not a pandas object: literals, comprehensions, builtins that build lists, numpy calls. */
+  isNonPandasExpr(node: SyntaxNode, cell: number): boolean {
+    if (['list', 'dictionary', 'set', 'tuple', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension',
+      'generator_expression', 'string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'none', 'lambda'].includes(node.type)) return true;
+    if (node.type === 'call') {
+      const fn = node.childForFieldName('function');
+      if (fn?.type === 'identifier' && ['list', 'dict', 'set', 'tuple', 'len', 'int', 'float', 'str', 'range', 'zip', 'map', 'filter', 'sorted', 'open'].includes(fn.text) && !this.isBound(fn.text)) return true;
+      const q = fn ? this.qname(fn, cell) : undefined;
+      if (q && (q.startsWith('numpy.') || q.startsWith('sklearn.'))) return true;
     }
+    return false;
   }
 
   /** Heuristic: does this expression evaluate to a pandas DataFrame? */
@@ -310,7 +320,7 @@ export class NotebookContext {
     if (node.type === 'call') {
       const fn = node.childForFieldName('function');
       const q = fn ? this.qname(fn, cell) : undefined;
-      if (q && (q === 'pandas.Series' || (q.startsWith('pandas.') && FRAME_PRODUCERS.has(q.split('.').pop()!)))) return true;
+      if (q && (q === 'pandas.Series' || (q.startsWith('pandas.') && (FRAME_PRODUCERS.has(q.split('.').pop()!) || SERIES_PRODUCERS.has(q.split('.').pop()!))))) return true;
       const m = methodCall(node);
       if (m && FRAME_METHODS.has(m.name) && this.isPandasExpr(m.recv, cell)) return true;
       return false;
@@ -323,6 +333,10 @@ export class NotebookContext {
         return !!obj && this.isPandasExpr(obj, cell);
       }
       return this.isDataFrameExpr(v, cell);
+    }
+    if (node.type === 'comparison_operator' || node.type === 'binary_operator' || node.type === 'unary_operator' || node.type === 'parenthesized_expression') {
+      // df.Age > 30, ~mask, (df.a + df.b)
+      return node.namedChildren.some((c) => !!c && c.type !== 'comment' && this.isPandasExpr(c, cell));
     }
     if (node.type === 'attribute') {
       const obj = node.childForFieldName('object');

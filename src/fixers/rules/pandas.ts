@@ -1400,10 +1400,37 @@ const valueCountsNames = rule({
   },
 });
 
+const multidimIndex = rule({
+  id: 'pandas-series-multidim-indexing',
+  library: 'pandas',
+  title: 'Series[:, None] / Series[:, np.newaxis]',
+  old: "df['y'][:, np.newaxis]",
+  new: "df['y'].to_numpy()[:, np.newaxis]",
+  removedIn: '2.0',
+  errors: [err('ValueError', /Multi-dimensional indexing \(e\.g\. `obj\[:, None\]`\) is no longer supported/)],
+  link: PD20,
+  message: 'indexing a Series like a 2-D array was removed in pandas 2.0; convert to a numpy array first (the old result was that array)',
+  fixtures: [{
+    before: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'y': [1.0, 2.0]})\nprint(df['y'][:, np.newaxis].shape, df.y[:, None].shape)",
+    after: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'y': [1.0, 2.0]})\nprint(df['y'].to_numpy()[:, np.newaxis].shape, df.y.to_numpy()[:, None].shape)",
+    expect: '(2, 1) (2, 1)',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const sub of ctx.nodes('subscript')) {
+      const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+      if (keys.length < 2 || !keys.some((k) => k.type === 'none' || ctx.qname(k) === 'numpy.newaxis')) continue;
+      const v = sub.childForFieldName('value');
+      if (!v || !ctx.nb.isPandasExpr(v, ctx.index) || ctx.nb.isDataFrameExpr(v, ctx.index)) continue;
+      yield { node: sub, edits: [{ start: v.endIndex, end: v.endIndex, text: '.to_numpy()' }] };
+    }
+  },
+});
+
 export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, columnsSet, valueCountsNames,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, columnsSet, valueCountsNames, multidimIndex,
 ];
 

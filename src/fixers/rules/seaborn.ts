@@ -256,4 +256,30 @@ const splitDodge = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge];
+const snsPlt = rule({
+  id: 'seaborn-plt-alias',
+  triggers: ['plt'],
+  library: 'seaborn',
+  title: 'sns.plt',
+  old: 'sns.plt.show()',
+  new: 'plt.show()  (import matplotlib.pyplot as plt)',
+  removedIn: '0.8',
+  errors: [err('AttributeError', /module 'seaborn' has no attribute 'plt'/)],
+  link: WN('0.8.0'),
+  message: 'seaborn no longer re-exports matplotlib.pyplot as sns.plt; use matplotlib.pyplot directly',
+  fixtures: [{
+    before: SETUP + "sns.plt.plot([1, 2])\nprint(len(sns.plt.gca().lines))",
+    after: SETUP + "plt.plot([1, 2])\nprint(len(plt.gca().lines))",
+    expect: '1',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { node } of ctx.attributesTo(['seaborn.plt'])) {
+      const ref = ctx.moduleRef('matplotlib.pyplot', 'plt');
+      if (!ref) { yield { node }; continue; }
+      yield { node, edits: [replaceNode(node, ref.name), ...(ref.edit ? [ref.edit] : [])] };
+    }
+  },
+});
+
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt];

@@ -1068,6 +1068,34 @@ const removedParams = rule({
   },
 });
 
+const kfoldRandomState = rule({
+  id: 'sklearn-kfold-random-state',
+  triggers: ['KFold', 'StratifiedKFold', 'GroupKFold'],
+  library: 'scikit-learn',
+  title: 'KFold(random_state=) without shuffle',
+  old: 'KFold(n_splits=10, random_state=22)',
+  new: 'KFold(n_splits=10)',
+  removedIn: '0.24',
+  errors: [err('ValueError', /Setting a random_state has no effect since shuffle is False/)],
+  link: WN('0.24', '#sklearn-model-selection'),
+  message: 'random_state without shuffle=True never had an effect and raises since scikit-learn 0.24; it is dropped (the folds are the same)',
+  fixtures: [{
+    before: 'from sklearn.model_selection import KFold\nprint([len(te) for tr, te in KFold(n_splits=3, random_state=22).split(range(6))])',
+    after: 'from sklearn.model_selection import KFold\nprint([len(te) for tr, te in KFold(n_splits=3).split(range(6))])',
+    expect: '[2, 2, 2]',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const { args } of sklearnCalls(ctx, ['KFold', 'StratifiedKFold'])) {
+      const rs = args.keywords.get('random_state');
+      const sh = kwValue(args.keywords.get('shuffle'));
+      if (!rs || (sh && sh.type !== 'false') || args.positional.length > 1) continue;
+      if (kwValue(rs)?.type === 'none') continue;
+      yield { node: rs, edits: [removeArgument(args, rs, ctx.source)] };
+    }
+  },
+});
+
 const FIT_METHODS = ['fit', 'fit_transform', 'transform', 'predict', 'predict_proba', 'score', 'inverse_transform'];
 
 const oneDimensionalInput = rule({
@@ -1241,5 +1269,5 @@ export const sklearnRules: Rule[] = [
   crossValidation, gridSearch, learningCurveModule, oldCvIterators, gridScores, imputer, externalsJoblib, externalsSix,
   privateModules, jaccard, oneHotCategorical, oneHotSparse, getFeatureNames, loadBoston, plotFunctions, normalizeParam,
   criterionNames, lossNames, maxFeaturesAuto, baseEstimator, positionalParams, nIter, randomizedPca, ldaQda, scorerNames,
-  removedParams, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinTsne,
+  removedParams, kfoldRandomState, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinTsne,
 ];
