@@ -350,7 +350,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         fs.copyFileSync(path.join(sandbox.workDirHost, f.name), dest);
       }
     }
-    await session?.close().catch(() => undefined);
+    await session?.close({ abandon: sandbox?.killsAllOnStop }).catch(() => undefined);
     await sandbox?.stop().catch(() => undefined);
     trajectory.close();
     edits.close();

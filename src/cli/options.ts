@@ -18,6 +18,7 @@ export const SANDBOX_FLAGS = {
   token: { type: 'string' },
   memory: { type: 'string' },
   cpus: { type: 'string' },
+  threads: { type: 'string' },
   'cell-timeout': { type: 'string' },
   timeout: { type: 'string' },
   'allow-errors': { type: 'boolean', default: false },
@@ -50,6 +51,7 @@ export function sandboxRequestFrom(values: Record<string, any>, ctx: CliContext)
     cacheDir: ctx.env.NBMODERNIZE_CACHE_DIR!,
     memoryMb: positiveNumber(values.memory, '--memory') ?? defaultMemoryMb(),
     cpus: positiveNumber(values.cpus, '--cpus'),
+    ...(values.threads !== undefined ? { threads: Math.floor(positiveNumber(values.threads, '--threads')!) } : {}),
     python: values.python,
     url: values.url,
     // The token may come from the environment so it stays out of shell history and `ps`.

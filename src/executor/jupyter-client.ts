@@ -39,6 +39,8 @@ export interface KernelHandle {
   interrupt(): Promise<void>;
   restart(): Promise<void>;
   shutdown(): Promise<void>;
+  /** Close the connection and leave the kernel running (its sandbox is about to be killed). */
+  disconnect(): Promise<void>;
   /** Fires when the kernel dies, is auto-restarted by the server, or the connection is lost. */
   onLivenessChange(cb: (state: KernelLiveness, detail: string) => void): () => void;
   readonly liveness: KernelLiveness;
@@ -219,10 +221,29 @@ class JupyterKernel implements KernelHandle {
     }
   }
 
+  async disconnect(): Promise<void> {
+    this.shuttingDown = true;
+    await this.settleReconnect();
+    this.conn.dispose();
+  }
+
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    // After the server auto-restarts a dead kernel, the library reconnects in a promise nobody
-    // awaits; disposing mid-reconnect turns it into an unhandled rejection. Let it settle first.
+    await this.settleReconnect();
+    try {
+      await this.conn.shutdown();
+    } catch {
+      // A dead server cannot shut its kernel down; the sandbox teardown kills it anyway.
+    } finally {
+      this.conn.dispose();
+    }
+  }
+
+  /**
+   * After the server auto-restarts a dead kernel, the library reconnects in a promise nobody
+   * awaits; disposing mid-reconnect turns it into an unhandled rejection. Let it settle first.
+   */
+  private async settleReconnect(): Promise<void> {
     if (this.conn.connectionStatus === 'connecting') {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, 10_000);
@@ -234,13 +255,6 @@ class JupyterKernel implements KernelHandle {
           if (status !== 'connecting') done();
         });
       });
-    }
-    try {
-      await this.conn.shutdown();
-    } catch {
-      // A dead server cannot shut its kernel down; the sandbox teardown kills it anyway.
-    } finally {
-      this.conn.dispose();
     }
   }
 }

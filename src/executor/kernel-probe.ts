@@ -114,6 +114,8 @@ class _Json:
         return _json.dumps(self.obj, default=str)
 
 def after_cell(collect_state=True):
+    import time
+    t0 = time.perf_counter()
     res = {'peak': peak_rss()}
     if collect_state:
         try:
@@ -121,6 +123,9 @@ def after_cell(collect_state=True):
         except Exception as e:
             res['stateError'] = repr(e)
     reset_peak()
+    # When evaluated as a user expression of the cell's own request, this time lands inside the
+    # reply's timestamps; the executor subtracts it so cell durations stay the cell's own.
+    res['probeMs'] = (time.perf_counter() - t0) * 1000
     return _Json(res)
 `;
 

@@ -41,6 +41,7 @@ export interface CellRun {
 /** How long an interrupted cell gets to answer before the kernel is replaced. */
 const INTERRUPT_GRACE_MS = 5000;
 const PROBE_TIMEOUT_MS = 15000;
+const PROBE_KEY = '__nbmodernize__';
 
 type Race =
   | { kind: 'reply'; reply: ExecuteReply }
@@ -87,8 +88,13 @@ export class KernelSession {
     await this.startKernel();
   }
 
-  async close(): Promise<void> {
-    await this.kernel?.shutdown().catch(() => undefined);
+  /**
+   * Shut the kernel down and drop the connection. `abandon`: only drop the connection — for a
+   * sandbox about to be killed whole, where the kernel's orderly shutdown (hundreds of ms) buys nothing.
+   */
+  async close(opts: { abandon?: boolean } = {}): Promise<void> {
+    if (opts.abandon) await this.kernel?.disconnect();
+    else await this.kernel?.shutdown().catch(() => undefined);
     await this.client.close();
   }
 
@@ -115,8 +121,10 @@ export class KernelSession {
       onAbort = () => resolve({ kind: 'aborted' });
       opts.signal?.addEventListener('abort', onAbort, { once: true });
     });
+    // The probe rides on the cell's own request as a user expression (one round trip per cell,
+    // as nbclient has); the kernel skips user expressions after an error, so then it runs apart.
     const exec: Promise<Race> = this.kernel
-      .execute({ code }, (msg) => collector.handle(msg))
+      .execute({ code, userExpressions: { [PROBE_KEY]: afterCellExpression(opts.collectState !== false) } }, (msg) => collector.handle(msg))
       .then((reply) => ({ kind: 'reply' as const, reply }), (error) => ({ kind: 'rejected' as const, error }));
     const timers: NodeJS.Timeout[] = [];
     const timer = (ms: number) => new Promise<Race>((r) => timers.push(setTimeout(() => r({ kind: 'timer' }), ms)));
@@ -161,6 +169,7 @@ export class KernelSession {
       const reply = first.reply;
       status = reply.status === 'ok' ? 'ok' : 'error';
       const run = this.finish(collector, reply, wallStart, status, undefined);
+      const probed = applyProbe(run, reply.userExpressions?.[PROBE_KEY]);
       if (reply.status !== 'ok') {
         run.error = {
           ename: reply.ename ?? 'Error',
@@ -169,7 +178,7 @@ export class KernelSession {
         };
         run.message = `${run.error.ename}: ${run.error.evalue}`.slice(0, 300);
       }
-      await this.probe(run, opts);
+      if (!probed) await this.probe(run, opts);
       return run;
     } finally {
       unsubscribe();
@@ -202,13 +211,8 @@ export class KernelSession {
   /** Peak RSS during the cell and the namespace summary after it; never fails the cell. */
   private async probe(run: CellRun, opts: CellRunOptions): Promise<void> {
     try {
-      const reply = await this.silent('', PROBE_TIMEOUT_MS, { p: afterCellExpression(opts.collectState !== false) });
-      const expr = reply?.userExpressions?.p;
-      if (expr?.status === 'ok') {
-        const parsed = JSON.parse(expr.data['text/plain']);
-        run.peakMemoryBytes = typeof parsed.peak === 'number' ? parsed.peak : null;
-        if (parsed.state) run.state = parsed.state;
-      }
+      const reply = await this.silent('', PROBE_TIMEOUT_MS, { [PROBE_KEY]: afterCellExpression(opts.collectState !== false) });
+      applyProbe(run, reply?.userExpressions?.[PROBE_KEY], false);
     } catch (err) {
       log.debug(`probe failed: ${errorMessage(err)}`);
     }
@@ -224,5 +228,25 @@ export class KernelSession {
     } finally {
       clearTimeout(t);
     }
+  }
+}
+
+/**
+ * Take peak memory and state from the probe's user-expression result; true when it was there.
+ * `inCell`: the probe ran inside the cell's request, so its own time is taken off the duration.
+ */
+function applyProbe(run: CellRun, expr: any, inCell = true): boolean {
+  if (expr?.status !== 'ok') return false;
+  try {
+    const parsed = JSON.parse(expr.data['text/plain']);
+    run.peakMemoryBytes = typeof parsed.peak === 'number' ? parsed.peak : null;
+    if (parsed.state) run.state = parsed.state;
+    if (inCell && run.durationMs !== null && typeof parsed.probeMs === 'number') {
+      run.durationMs = Math.max(0, Math.round(run.durationMs - parsed.probeMs));
+    }
+    return true;
+  } catch (err) {
+    log.debug(`probe result unreadable: ${errorMessage(err)}`);
+    return false;
   }
 }

@@ -39,6 +39,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Run in an already-started sandbox (the caller stops it). */
   reuseSandbox?: Sandbox;
+  /** The caller stops reuseSandbox right after this run: leave the kernel to die with it. */
+  sandboxStopsAfter?: boolean;
 }
 
 export type ExecEvent =
@@ -116,7 +118,8 @@ export async function runNotebook(input: Notebook, opts: RunOptions): Promise<Ru
     emit({ type: 'run-end', result });
     return { result, notebook };
   } finally {
-    await session?.close().catch(() => undefined);
+    const sandboxEnds = !opts.reuseSandbox || opts.sandboxStopsAfter === true;
+    await session?.close({ abandon: sandboxEnds && sandbox.killsAllOnStop === true }).catch(() => undefined);
     if (!opts.reuseSandbox) await sandbox.stop().catch((err) => log.warn(`sandbox stop failed: ${err}`));
   }
 }

@@ -10,7 +10,7 @@ import { log } from '../core/log.js';
 import { createCgroup } from './cgroup.js';
 import { requireHostTool } from './environment/host-tools.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
-import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, waitForServer } from './server-process.js';
+import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 import type { BuiltEnvironment } from './environment/build.js';
 
@@ -24,8 +24,8 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
   const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
-  const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000 };
-  const args = bwrapArgs(env.rootfs, ws, req.data);
+  const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000, ...(req.threads ? { threads: req.threads } : {}) };
+  const args = bwrapArgs(env.rootfs, ws, req.data, threadEnv(req.threads));
   args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING }));
 
   let cmd = bwrap;
@@ -73,6 +73,7 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
     startMs: Date.now() - t0,
     limits,
     environment: envSummary(env),
+    killsAllOnStop: true,
     oomKilled: () => cg?.oomKilled() ?? false,
     stop,
   };
@@ -83,7 +84,7 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
  * and working dirs, the Kaggle data mounts, every namespace unshared, uid 1000, a clean env.
  * Exported so the benchmark runs the reference executor in exactly the same sandbox.
  */
-export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string }, data?: SandboxRequest['data']): string[] {
+export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string }, data?: SandboxRequest['data'], extraEnv: Record<string, string> = {}): string[] {
   // sysfs read-only (as Docker does): without it lscpu finds 0 cores and joblib/loky warns in every notebook.
   const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', '--ro-bind', '/sys', '/sys', '--tmpfs', '/tmp', '--tmpfs', '/nbm/home',
     '--bind', ws.sockDir, SOCK_DIR, '--bind', ws.workDir, KAGGLE_WORKING];
@@ -94,7 +95,7 @@ export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string
     args.push('--remount-ro', KAGGLE_INPUT);
   }
   args.push('--unshare-all', '--uid', '1000', '--gid', '1000', '--die-with-parent', '--new-session', '--chdir', KAGGLE_WORKING, '--clearenv');
-  for (const [k, v] of Object.entries(sandboxEnv())) args.push('--setenv', k, v);
+  for (const [k, v] of Object.entries(sandboxEnv(extraEnv))) args.push('--setenv', k, v);
   return args;
 }
 

@@ -12,7 +12,7 @@ import { OWNER_LABEL, removeContainerSync, removeOrphanContainers, startContaine
 import { ensureDockerImage, type BuiltEnvironment } from './environment/build.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_WORKING } from './kaggle-layout.js';
 import { envSummary } from './sandbox-bwrap.js';
-import { jupyterServerArgs, makeWorkspace, newToken, onProcessExit, sandboxEnv, waitForServer } from './server-process.js';
+import { jupyterServerArgs, makeWorkspace, newToken, onProcessExit, sandboxEnv, threadEnv, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
 const SOCK_DIR = '/nbm/sock';
@@ -39,7 +39,7 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
     container = await startContainer({
       image,
       cmd: ['python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING })],
-      env: sandboxEnv(),
+      env: sandboxEnv(threadEnv(req.threads)),
       workingDir: KAGGLE_WORKING,
       user: `${SANDBOX_UID}:${SANDBOX_UID}`,
       binds,
@@ -80,9 +80,10 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
     startMs: Date.now() - t0,
     limits: {
       network: 'none', readOnlyRoot: true, uid: SANDBOX_UID, image, pids: req.pids ?? 512,
-      ...(req.memoryMb ? { memoryMb: req.memoryMb } : {}), ...(req.cpus ? { cpus: req.cpus } : {}),
+      ...(req.memoryMb ? { memoryMb: req.memoryMb } : {}), ...(req.cpus ? { cpus: req.cpus } : {}), ...(req.threads ? { threads: req.threads } : {}),
     },
     environment: envSummary(env),
+    killsAllOnStop: true,
     oomKilled: () => containerOomKilled(c.id),
     stop,
   };

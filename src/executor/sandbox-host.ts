@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EnvironmentError } from '../core/errors.js';
 import { dataMounts, linkDataIntoWorkDir } from './kaggle-layout.js';
-import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, waitForServer } from './server-process.js';
+import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
 /** Ask the interpreter itself for what the run result should record. */
@@ -50,6 +50,7 @@ export async function startHost(req: SandboxRequest, reason: string, signal?: Ab
   const tmp = path.join(ws.root, 'tmp');
   fs.mkdirSync(tmp);
   const env = sandboxEnv({
+    ...threadEnv(req.threads),
     HOME: home,
     PATH: `${path.dirname(python)}:/usr/local/bin:/usr/bin:/bin`,
     TMPDIR: tmp,

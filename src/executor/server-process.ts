@@ -140,6 +140,25 @@ export function sandboxEnv(extra: Record<string, string> = {}): Record<string, s
   };
 }
 
+/**
+ * Thread caps for the numeric libraries a notebook loads (OpenMP: xgboost, sklearn; OpenBLAS /
+ * MKL: numpy, scipy; numexpr: pandas; loky: joblib's n_jobs=-1). Several notebooks at once on
+ * few cores otherwise each start one thread per core and fight over them (threads that spin while
+ * waiting make it worse) — joblib caps its own workers' threads the same way (cores / n_jobs).
+ */
+export function threadEnv(threads: number | undefined): Record<string, string> {
+  if (threads === undefined) return {};
+  const n = String(Math.max(1, Math.floor(threads)));
+  return {
+    OMP_NUM_THREADS: n,
+    OPENBLAS_NUM_THREADS: n,
+    MKL_NUM_THREADS: n,
+    NUMEXPR_NUM_THREADS: n,
+    NUMEXPR_MAX_THREADS: n,
+    LOKY_MAX_CPU_COUNT: n,
+  };
+}
+
 export function jupyterServerArgs(opts: { sock?: string; port?: number; ip?: string; token: string; rootDir: string }): string[] {
   const args = ['-m', 'jupyter_server', `--IdentityProvider.token=${opts.token}`, `--ServerApp.root_dir=${opts.rootDir}`,
     '--ServerApp.open_browser=False', '--ServerApp.terminals_enabled=False', '--ServerApp.log_level=WARN',

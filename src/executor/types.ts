@@ -28,6 +28,8 @@ export interface SandboxRequest {
   token?: string;
   memoryMb?: number;
   cpus?: number;
+  /** Thread cap for the notebook's numeric libraries (see threadEnv); unset: the libraries' defaults. */
+  threads?: number;
   pids?: number;
 }
 
@@ -53,6 +55,12 @@ export interface Sandbox {
   environment: { name: string; hash: string; python?: string; versions?: Record<string, string> };
   /** True when the sandbox's memory limit made the kernel OOM-kill something (when knowable). */
   oomKilled(): boolean;
+  /**
+   * True when stop() kills every process in the sandbox (PID namespace, container): a kernel in
+   * it needs no graceful shutdown first. False for host (kernels run in their own sessions) and
+   * remote (the server outlives us).
+   */
+  killsAllOnStop?: boolean;
   /** Stop the server and everything it started; idempotent. */
   stop(): Promise<void>;
 }

@@ -82,6 +82,23 @@ for (const kind of backends) {
       assert.equal(cont.result.status, 'error');
       assert.deepEqual(cont.result.cells.map((c) => c.status), ['ok', 'error', 'ok']);
       assert.equal(cellText(cont.notebook, 2).trim(), '2');
+      // The kernel skips user expressions after an error; the probe then runs on its own.
+      assert.equal(typeof cont.result.cells[1].peakMemoryBytes, 'number');
+      assert.deepEqual(cont.result.cells[1].state?.variables.map((v) => v.name), ['x']);
+      assert.deepEqual(cont.result.cells[2].state?.variables.map((v) => v.name), ['x', 'y']);
+    });
+
+    it('caps the numeric libraries\' threads when asked, and leaves them alone otherwise', async () => {
+      const probe = makeNotebook([
+        'import os, joblib, numpy, sklearn.cluster, xgboost\nfrom threadpoolctl import threadpool_info\n'
+          + 'print(os.environ.get("OMP_NUM_THREADS"), joblib.cpu_count(), sorted({p["num_threads"] for p in threadpool_info()}))',
+      ]);
+      const capped = await runNotebook(probe, opts({ sandbox: testSandboxRequest({ kind, threads: 1 }) }));
+      assert.equal(capped.result.status, 'ok', capped.result.message);
+      assert.equal(cellText(capped.notebook, 0).trim(), '1 1 [1]');
+      assert.equal(capped.result.sandboxInfo.limits.threads, 1);
+      const free = await runNotebook(probe, opts({ sandbox: testSandboxRequest({ kind }) }));
+      assert.match(cellText(free.notebook, 0).trim(), /^None \d+ \[/);
     });
 
     it('times out an infinite loop, interrupts it, and stops', async () => {

@@ -172,7 +172,7 @@ export async function auditBaseline(job: AuditJob, ctx: JobContext): Promise<Bas
       notes,
       onEvent: emit,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(reuse ? { reuseSandbox: reuse } : {}),
+      ...(reuse ? { reuseSandbox: reuse, sandboxStopsAfter: true } : {}),
     });
     run = out.result;
     executed = out.notebook;

@@ -50,6 +50,7 @@ Options:
   --env NAME             environment definition (default debian13)
   --memory MB            per-notebook memory cap (default: available memory / jobs)
   --cpus N               per-notebook CPU limit
+  --threads N            threads per notebook for BLAS/OpenMP/numexpr/joblib (default: cores / jobs)
   --cell-timeout S       per-cell timeout (default: the whole budget)
   --timeout S            per-notebook time budget (default 600)
   --allow-errors         keep going after a failing cell
@@ -119,6 +120,9 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const plan = planMemory({ jobs: Math.min(wanted, loaded.jobs.length), freeBytes: os.freemem(), totalBytes: os.totalmem(), ...(values.memory ? { requestedMb: positiveNumber(values.memory, '--memory')! } : {}) });
   if (plan.note) ctx.stderr(`nbmodernize: ${plan.note}\n`);
   req.memoryMb = plan.memoryMb;
+  // Like the memory, the cores are shared out: N notebooks that each start a thread per core
+  // would run cores x N busy threads on `cores` cores.
+  req.threads ??= Math.max(1, Math.floor(cores / plan.jobs));
 
   let fixConfig: WorkerConfig['fix'];
   if (values.fix) {
@@ -147,7 +151,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   try {
     const chosen = await chooseBackend(req, { signal: ctx.signal, onBuildEvent: build.onEvent });
     req.kind = chosen.kind;
-    ctx.stderr(`nbmodernize: sandbox ${chosen.kind} (${chosen.reason}), ${plan.jobs} at once, ${plan.memoryMb} MiB each\n`);
+    ctx.stderr(`nbmodernize: sandbox ${chosen.kind} (${chosen.reason}), ${plan.jobs} at once, ${plan.memoryMb} MiB and ${req.threads} thread${req.threads === 1 ? '' : 's'} each\n`);
   } finally {
     build.stop();
   }
@@ -185,7 +189,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       ...(values['max-spend'] ? { maxSpendUsd: positiveNumber(values['max-spend'], '--max-spend')! } : {}),
       signal: ctx.signal,
       onEvent: display.onEvent,
-      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, prestart: config.prestart, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null },
+      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null },
     });
   } finally {
     display.stop();

@@ -32,6 +32,7 @@ Options:
   --url URL, --token T   remote backend: Jupyter Server URL and token (or NBMODERNIZE_REMOTE_TOKEN)
   --memory MB            sandbox memory limit (default 75% of RAM, at most 16 GiB)
   --cpus N               sandbox CPU limit
+  --threads N            cap BLAS/OpenMP/numexpr/joblib threads in the kernel (default: the libraries')
   --cell-timeout S       per-cell timeout (default: the whole budget)
   --timeout S            whole-notebook time budget (default 600)
   --allow-errors         keep going after a failing cell
