@@ -4,13 +4,14 @@
  * on a Unix socket in a bind-mounted dir.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { EnvironmentError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { createCgroup } from './cgroup.js';
 import { requireHostTool } from './environment/host-tools.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
-import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer } from './server-process.js';
+import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 import type { BuiltEnvironment } from './environment/build.js';
 
@@ -20,13 +21,14 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
   const bwrap = requireHostTool('bwrap', 'bubblewrap');
   const t0 = Date.now();
   const ws = makeWorkspace('bwrap');
+  fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(ENV_KERNEL_DIRS));
   if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.target);
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
   const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
   const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000, ...(req.threads ? { threads: req.threads } : {}) };
   const args = bwrapArgs(env.rootfs, ws, req.data, threadEnv(req.threads));
-  args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING }));
+  args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING, configFile: `${SOCK_DIR}/${SERVER_CONFIG_FILE}` }));
 
   let cmd = bwrap;
   let argv = args;

@@ -12,7 +12,7 @@ import { OWNER_LABEL, removeContainerSync, removeOrphanContainers, startContaine
 import { ensureDockerImage, type BuiltEnvironment } from './environment/build.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_WORKING } from './kaggle-layout.js';
 import { envSummary } from './sandbox-bwrap.js';
-import { jupyterServerArgs, makeWorkspace, newToken, onProcessExit, sandboxEnv, threadEnv, waitForServer } from './server-process.js';
+import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, onProcessExit, sandboxEnv, threadEnv, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
 const SOCK_DIR = '/nbm/sock';
@@ -23,6 +23,7 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
   const image = await ensureDockerImage(env);
   await removeOrphanContainers().catch((err) => log.warn(`could not sweep orphan containers: ${errorMessage(err)}`));
   const ws = makeWorkspace('docker');
+  fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(ENV_KERNEL_DIRS));
   // The container runs as uid 1000, which must be able to create the socket and write outputs.
   fs.chownSync(ws.sockDir, SANDBOX_UID, SANDBOX_UID);
   fs.chownSync(ws.workDir, SANDBOX_UID, SANDBOX_UID);
@@ -38,7 +39,7 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
   try {
     container = await startContainer({
       image,
-      cmd: ['python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING })],
+      cmd: ['python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING, configFile: `${SOCK_DIR}/${SERVER_CONFIG_FILE}` })],
       env: sandboxEnv(threadEnv(req.threads)),
       workingDir: KAGGLE_WORKING,
       user: `${SANDBOX_UID}:${SANDBOX_UID}`,
