@@ -1,6 +1,6 @@
 /** `nbmodernize fix NOTEBOOK --rules-only`: apply every safe deterministic rule, write a new notebook. */
 import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
+import { cellDiff } from '../../core/cell-diff.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { notebookKernel, readNotebookFile, serializeNotebook, writeFileAtomic } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
@@ -34,11 +34,6 @@ export function defaultOutput(input: string): string {
   const dir = path.dirname(input);
   const base = path.basename(input).replace(/\.ipynb$/i, '');
   return path.join(dir, `${base}.modernized.ipynb`);
-}
-
-export function cellDiff(cell: number, before: string, after: string): string {
-  const nl = (s: string) => (s.endsWith('\n') ? s : s + '\n');
-  return createTwoFilesPatch(`a/cell-${cell}`, `b/cell-${cell}`, nl(before), nl(after), '', '', { context: 3 });
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {

@@ -75,7 +75,8 @@ describe('nbmodernize fix --rules-only', () => {
     assert.equal(sourceText(out.cells[0].source), 'import pandas as pd\ndf = pd.read_csv("../input/train.csv")');
     assert.equal(sourceText(out.cells[1].source), 'print(df.loc[0])');
     assert.deepEqual((out.cells[1].metadata as any).nbmodernize, { changed: true, fixType: 'error-repair', rules: ['py2-print-statement', 'pandas-ix'] });
-    assert.match(io.out(), /--- a\/cell-1\n\+\+\+ b\/cell-1\n@@ -1,1 \+1,1 @@\n-print df\.ix\[0\]\n\+print\(df\.loc\[0\]\)/);
+    // Same diff format as the agent's edits.diff (core/cell-diff).
+    assert.match(io.out(), /--- a\/cell 1\t?\n\+\+\+ b\/cell 1\t?\n@@ -1,1 \+1,1 @@\n-print df\.ix\[0\]\n\+print\(df\.loc\[0\]\)/);
     assert.match(io.out(), /old\.modernized\.ipynb: 2 cell\(s\) changed by 3 rule\(s\); 0 finding\(s\) left/);
   });
 
