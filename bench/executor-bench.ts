@@ -118,9 +118,10 @@ for (const c of candidates) {
   const s: number[] = [];
   const r: number[] = [];
   for (let i = 0; i < repeat; i++) {
-    // Alternate who goes first so caches and CPU frequency favour neither.
-    const pair = i % 2 === 0 ? [ours(c), null] : [null, reference(c)];
-    if (pair[0]) {
+    // Alternate who goes first so caches and CPU frequency favour neither. One run at a time:
+    // the two never overlap (an earlier version started a stray run here, unawaited, that ran
+    // alongside the measured pair and made both slow at random).
+    if (i % 2 === 0) {
       const a = await ours(c);
       const b = await reference(c);
       o.push(a.totalMs - a.sandboxMs); s.push(a.sandboxMs); r.push(b.totalMs);
