@@ -17,8 +17,11 @@ export interface Cgroup {
   procsFiles: string[];
   /** Peak memory usage seen (bytes), if the kernel reports it. */
   peakMemory(): number | undefined;
-  /** True once the kernel OOM-killed something in this group. */
-  oomKilled(): boolean;
+  /**
+   * How many times the kernel OOM-killed something in this group (v1 without an oom_kill count:
+   * how often the limit was hit). A warm sandbox compares it before and after each notebook.
+   */
+  oomKills(): number;
   /** Kill what is left and remove the group; idempotent. */
   destroy(): void;
 }
@@ -65,11 +68,11 @@ function createV2(name: string, limits: CgroupLimits): Cgroup | undefined {
     version: 2,
     procsFiles: [path.join(dir, 'cgroup.procs')],
     peakMemory: () => readNumber(path.join(dir, 'memory.peak')),
-    oomKilled: () => {
+    oomKills: () => {
       try {
-        return /oom_kill\s+[1-9]/.test(fs.readFileSync(path.join(dir, 'memory.events'), 'utf8'));
+        return Number(/oom_kill\s+(\d+)/.exec(fs.readFileSync(path.join(dir, 'memory.events'), 'utf8'))?.[1] ?? 0);
       } catch {
-        return false;
+        return 0;
       }
     },
     destroy: () => destroyDirs([dir]),
@@ -103,14 +106,14 @@ function createV1(name: string, limits: CgroupLimits): Cgroup | undefined {
     version: 1,
     procsFiles: dirs.map((d) => path.join(d, 'cgroup.procs')),
     peakMemory: () => (mem ? readNumber(path.join(mem, 'memory.max_usage_in_bytes')) : undefined),
-    oomKilled: () => {
-      if (!mem) return false;
+    oomKills: () => {
+      if (!mem) return 0;
       try {
         const oc = fs.readFileSync(path.join(mem, 'memory.oom_control'), 'utf8');
         const m = /oom_kill\s+(\d+)/.exec(oc);
-        if (m) return Number(m[1]) > 0;
+        if (m) return Number(m[1]);
       } catch { /* fall through */ }
-      return (readNumber(path.join(mem, 'memory.failcnt')) ?? 0) > 0;
+      return readNumber(path.join(mem, 'memory.failcnt')) ?? 0;
     },
     destroy: () => destroyDirs(dirs),
   };

@@ -108,6 +108,18 @@ export class JupyterClient {
     return Array.isArray(body.content) ? body.content : [];
   }
 
+  /** Ids of the kernels the server holds. */
+  async kernelIds(): Promise<string[]> {
+    return (await KernelAPI.listRunning(this.settings)).map((k) => k.id);
+  }
+
+  /** DELETE /api/kernels/{id}; a kernel that is already gone is not an error. */
+  async deleteKernel(id: string): Promise<void> {
+    await KernelAPI.shutdownKernel(id, this.settings).catch((err) => {
+      if (!/404|not found/i.test(String(err?.message ?? err))) throw err;
+    });
+  }
+
   async close(): Promise<void> {
     await this.agent?.close().catch(() => undefined);
   }

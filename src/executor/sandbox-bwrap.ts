@@ -6,29 +6,68 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { EnvironmentError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { createCgroup } from './cgroup.js';
 import { requireHostTool } from './environment/host-tools.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
-import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer } from './server-process.js';
-import type { Sandbox, SandboxRequest } from './types.js';
+import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer, type ServerProcess, type Workspace } from './server-process.js';
+import type { JupyterEndpoint, Sandbox, SandboxRequest } from './types.js';
 import type { BuiltEnvironment } from './environment/build.js';
 
-const SOCK_DIR = '/nbm/sock';
+export const SOCK_DIR = '/nbm/sock';
 
 export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, reason: string, signal?: AbortSignal): Promise<Sandbox> {
+  const ws = makeWorkspace('bwrap');
+  if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.target);
+  const server = await launchBwrapServer(req, env, ws, { kernelDirs: ENV_KERNEL_DIRS }, signal);
+  log.info(`bwrap sandbox up in ${server.startMs} ms (${ws.root})`);
+  return {
+    kind: 'bwrap',
+    reason,
+    endpoint: server.endpoint,
+    workDirHost: ws.workDir,
+    workDirInside: KAGGLE_WORKING,
+    startMs: server.startMs,
+    limits: server.limits,
+    environment: envSummary(env),
+    killsAllOnStop: true,
+    oomKilled: () => server.oomKills() > 0,
+    stop: server.stop,
+  };
+}
+
+/** A Jupyter server in a bwrap sandbox: what a one-notebook sandbox and a warm one share. */
+export interface BwrapServer {
+  endpoint: JupyterEndpoint;
+  process: ServerProcess;
+  startMs: number;
+  limits: Record<string, number | string | boolean>;
+  oomKills(): number;
+  /** Kill the sandbox (every process in it), remove its cgroup and workspace; idempotent. */
+  stop(): Promise<void>;
+}
+
+export interface BwrapServerOptions {
+  /** Where the server looks for kernelspecs (inside the sandbox). */
+  kernelDirs: string[];
+  /** Extra server command-line options. */
+  serverArgs?: string[];
+}
+
+/**
+ * Start the server in a new sandbox over ws (its sock dir at /nbm/sock, its working dir at
+ * /kaggle/working) and wait until it answers; on failure nothing is left running.
+ */
+export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironment, ws: Workspace, opts: BwrapServerOptions, signal?: AbortSignal): Promise<BwrapServer> {
   const bwrap = requireHostTool('bwrap', 'bubblewrap');
   const t0 = Date.now();
-  const ws = makeWorkspace('bwrap');
-  fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(ENV_KERNEL_DIRS));
-  if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.target);
+  fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(opts.kernelDirs));
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
   const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
   const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000, ...(req.threads ? { threads: req.threads } : {}) };
   const args = bwrapArgs(env.rootfs, ws, req.data, threadEnv(req.threads));
-  args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING, configFile: `${SOCK_DIR}/${SERVER_CONFIG_FILE}` }));
+  args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING, configFile: `${SOCK_DIR}/${SERVER_CONFIG_FILE}` }), ...(opts.serverArgs ?? []));
 
   let cmd = bwrap;
   let argv = args;
@@ -62,23 +101,9 @@ export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, rea
     await waitForServer(endpoint, server, 60_000, signal);
   } catch (err) {
     await stop();
-    if (err instanceof EnvironmentError) throw err;
     throw err;
   }
-  log.info(`bwrap sandbox up in ${Date.now() - t0} ms (${ws.root})`);
-  return {
-    kind: 'bwrap',
-    reason,
-    endpoint,
-    workDirHost: ws.workDir,
-    workDirInside: KAGGLE_WORKING,
-    startMs: Date.now() - t0,
-    limits,
-    environment: envSummary(env),
-    killsAllOnStop: true,
-    oomKilled: () => cg?.oomKilled() ?? false,
-    stop,
-  };
+  return { endpoint, process: server, startMs: Date.now() - t0, limits, oomKills: () => cg?.oomKills() ?? 0, stop };
 }
 
 /**

@@ -2,13 +2,16 @@
  * The executor against real kernels in the real sandboxes (bwrap always; Docker when an engine
  * is reachable, and required under CI=true). Each case builds its own small notebook.
  */
-import { describe, it, before } from 'node:test';
+import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runNotebook, type RunOptions } from '../../src/executor/run-notebook.js';
+import { chooseBackend } from '../../src/executor/sandbox.js';
+import { startWarmBwrap, warmKey, type WarmSandbox } from '../../src/executor/sandbox-warm.js';
+import type { Notebook } from '../../src/core/notebook.js';
 import { validateNotebook } from '../../src/core/notebook-schema.js';
 import { dockerReachable } from '../../src/executor/docker-engine.js';
 import { testSandboxRequest } from '../support/sandbox.js';
@@ -16,8 +19,34 @@ import { makeNotebook, cellText, MINI_DATA } from '../support/notebooks.js';
 import { descendants, alive } from '../support/cli.js';
 import { RunResult, type SandboxKind } from '../../src/core/run-result.js';
 
-const backends: SandboxKind[] = ['bwrap'];
-if (await dockerReachable()) backends.push('docker');
+/** bwrap twice: a sandbox per notebook, and leases on warm sandboxes (what audit workers use). */
+const variants: Array<{ kind: SandboxKind; warm: boolean }> = [{ kind: 'bwrap', warm: false }, { kind: 'bwrap', warm: true }];
+if (await dockerReachable()) variants.push({ kind: 'docker', warm: false });
+
+/** Warm sandboxes by request key, started on first use; every run takes a lease and ends it. */
+function warmRunner() {
+  const pool = new Map<string, Promise<WarmSandbox>>();
+  const run = async (nb: Notebook, o: RunOptions) => {
+    const key = warmKey(o.sandbox);
+    if (!pool.has(key)) {
+      pool.set(key, (async () => {
+        const { env, reason } = await chooseBackend(o.sandbox);
+        return startWarmBwrap(o.sandbox, env!, reason);
+      })());
+    }
+    const lease = await (await pool.get(key)!).lease();
+    try {
+      return await runNotebook(nb, { ...o, reuseSandbox: lease, sandboxStopsAfter: true });
+    } finally {
+      await lease.stop();
+    }
+  };
+  const stopAll = async () => {
+    for (const w of pool.values()) await (await w).stop();
+    pool.clear();
+  };
+  return { run, stopAll, pool };
+}
 
 it('a Docker engine is reachable when running in CI (the docker cases must not be skipped there)', async () => {
   if (process.env.CI !== 'true') return;
@@ -28,8 +57,11 @@ function tmpOut(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-test-out-'));
 }
 
-for (const kind of backends) {
-  describe(`executor in ${kind}`, { timeout: 600_000 }, () => {
+for (const { kind, warm } of variants) {
+  describe(`executor in ${kind}${warm ? ' (warm sandbox, a lease per notebook)' : ''}`, { timeout: 600_000 }, () => {
+    const warmRuns = warm ? warmRunner() : undefined;
+    after(() => warmRuns?.stopAll());
+    const run = (nb: Notebook, o: RunOptions) => (warmRuns ? warmRuns.run(nb, o) : runNotebook(nb, o));
     const opts = (o: Partial<RunOptions> = {}): RunOptions => ({
       sandbox: testSandboxRequest({ kind, data: MINI_DATA(), memoryMb: 2048 }),
       cellTimeoutS: 60,
@@ -44,7 +76,7 @@ for (const kind of backends) {
         'import time\ntime.sleep(0.3)\narr = np.zeros((300, 4))\nbig = np.ones(30_000_000)  # ~240 MB, shows in peak memory\ndel big\ndf.describe()',
         'import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.title("x")',
       ]);
-      const { result, notebook } = await runNotebook(nb, opts());
+      const { result, notebook } = await run(nb, opts());
       assert.equal(result.status, 'ok', result.message);
       RunResult.parse(result); // the versioned schema holds
       assert.equal(result.sandbox, kind);
@@ -71,14 +103,14 @@ for (const kind of backends) {
 
     it('stops at the first failing cell, or continues with allowErrors', async () => {
       const nb = makeNotebook(['x = 1', 'raise ValueError("boom")', 'y = x + 1\nprint(y)']);
-      const stop = await runNotebook(nb, opts());
+      const stop = await run(nb, opts());
       assert.equal(stop.result.status, 'error');
       assert.deepEqual(stop.result.cells.map((c) => c.status), ['ok', 'error', 'not-run']);
       assert.equal(stop.result.error?.ename, 'ValueError');
       assert.equal(stop.result.error?.evalue, 'boom');
       assert.equal(stop.result.error?.cell, 1);
       assert.ok(!stop.result.error!.traceback.join('').includes('\u001b['), 'ANSI stripped in the result');
-      const cont = await runNotebook(nb, opts({ allowErrors: true }));
+      const cont = await run(nb, opts({ allowErrors: true }));
       assert.equal(cont.result.status, 'error');
       assert.deepEqual(cont.result.cells.map((c) => c.status), ['ok', 'error', 'ok']);
       assert.equal(cellText(cont.notebook, 2).trim(), '2');
@@ -93,17 +125,17 @@ for (const kind of backends) {
         'import os, joblib, numpy, sklearn.cluster, xgboost\nfrom threadpoolctl import threadpool_info\n'
           + 'print(os.environ.get("OMP_NUM_THREADS"), joblib.cpu_count(), sorted({p["num_threads"] for p in threadpool_info()}))',
       ]);
-      const capped = await runNotebook(probe, opts({ sandbox: testSandboxRequest({ kind, threads: 1 }) }));
+      const capped = await run(probe, opts({ sandbox: testSandboxRequest({ kind, threads: 1 }) }));
       assert.equal(capped.result.status, 'ok', capped.result.message);
       assert.equal(cellText(capped.notebook, 0).trim(), '1 1 [1]');
       assert.equal(capped.result.sandboxInfo.limits.threads, 1);
-      const free = await runNotebook(probe, opts({ sandbox: testSandboxRequest({ kind }) }));
+      const free = await run(probe, opts({ sandbox: testSandboxRequest({ kind }) }));
       assert.match(cellText(free.notebook, 0).trim(), /^None \d+ \[/);
     });
 
     it('times out an infinite loop, interrupts it, and stops', async () => {
       const nb = makeNotebook(['n = 0', 'while True:\n    n += 1', 'print("never")']);
-      const { result } = await runNotebook(nb, opts({ cellTimeoutS: 3 }));
+      const { result } = await run(nb, opts({ cellTimeoutS: 3 }));
       assert.equal(result.status, 'timeout');
       assert.deepEqual(result.cells.map((c) => c.status), ['ok', 'timeout', 'not-run']);
       assert.match(result.message!, /timed out after 3 s/);
@@ -111,21 +143,21 @@ for (const kind of backends) {
 
     it('replaces a kernel that ignores the interrupt', async () => {
       const nb = makeNotebook(['import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass']);
-      const { result } = await runNotebook(nb, opts({ cellTimeoutS: 2 }));
+      const { result } = await run(nb, opts({ cellTimeoutS: 2 }));
       assert.equal(result.status, 'timeout');
       assert.match(result.message!, /ignored the interrupt/);
     });
 
     it('enforces the whole-notebook time budget', async () => {
       const nb = makeNotebook(['import time\ntime.sleep(1)', 'time.sleep(30)', 'print(1)']);
-      const { result } = await runNotebook(nb, opts({ timeoutS: 4, cellTimeoutS: 60 }));
+      const { result } = await run(nb, opts({ timeoutS: 4, cellTimeoutS: 60 }));
       assert.equal(result.status, 'budget-exceeded');
       assert.deepEqual(result.cells.map((c) => c.status), ['ok', 'budget-exceeded', 'not-run']);
     });
 
     it('detects a kernel killed mid-cell instead of hanging', async () => {
       const nb = makeNotebook(['x = 1', 'import os, signal, time\ntime.sleep(0.2)\nos.kill(os.getpid(), signal.SIGKILL)', 'print(x)']);
-      const { result } = await runNotebook(nb, opts());
+      const { result } = await run(nb, opts());
       assert.equal(result.status, 'kernel-died');
       assert.deepEqual(result.cells.map((c) => c.status), ['ok', 'kernel-died', 'not-run']);
       assert.match(result.message!, /kernel (died|was killed)/);
@@ -133,7 +165,7 @@ for (const kind of backends) {
 
     it('kills a kernel that exceeds the memory limit and says so', async () => {
       const nb = makeNotebook(['blob = b"x" * (1536 * 1024 * 1024)', 'print(len(blob))']);
-      const { result } = await runNotebook(nb, opts({ sandbox: testSandboxRequest({ kind, data: MINI_DATA(), memoryMb: 600 }) }));
+      const { result } = await run(nb, opts({ sandbox: testSandboxRequest({ kind, data: MINI_DATA(), memoryMb: 600 }) }));
       assert.ok(['kernel-died', 'error'].includes(result.status), `status ${result.status}`);
       if (result.status === 'error') assert.equal(result.error?.ename, 'MemoryError');
       else assert.match(result.message!, /out of memory|kernel died/);
@@ -150,7 +182,7 @@ for (const kind of backends) {
         'open("ok.txt", "w").write("fine")\nprint(os.getcwd(), os.getuid(), "OPENAI_API_KEY" in os.environ)',
       ]);
       try {
-        const { result, notebook } = await runNotebook(nb, opts());
+        const { result, notebook } = await run(nb, opts());
         assert.equal(result.status, 'ok', result.message);
         assert.equal(cellText(notebook, 0).trim(), "['lo']");
         assert.match(cellText(notebook, 1), /^blocked/);
@@ -167,7 +199,7 @@ for (const kind of backends) {
         'import pandas as pd\na = pd.read_csv("../input/train.csv")\nb = pd.read_csv("/kaggle/input/mini-comp/train.csv")\nt = pd.read_csv("/kaggle/input/test.csv")\nprint(a.equals(b), len(t))',
         'pd.DataFrame({"PassengerId": t.PassengerId, "Survived": 0}).to_csv("submission.csv", index=False)',
       ]);
-      const { result, notebook } = await runNotebook(nb, opts({ outDir: out }));
+      const { result, notebook } = await run(nb, opts({ outDir: out }));
       assert.equal(result.status, 'ok', result.message);
       assert.equal(cellText(notebook, 0).trim(), 'True 2');
       assert.deepEqual(result.producedFiles.map((f) => f.name), ['submission.csv']);
@@ -180,14 +212,14 @@ for (const kind of backends) {
       fs.mkdirSync(path.join(data, 'ground_truth'));
       fs.writeFileSync(path.join(data, 'ground_truth', 'labels.csv'), 'secret\n');
       const nb = makeNotebook(['import os\nprint(sorted(os.listdir("/kaggle/input")), sorted(os.listdir("/kaggle/input/comp")), open("../input/comp/train.csv").read().split())']);
-      const { result, notebook } = await runNotebook(nb, opts({ sandbox: testSandboxRequest({ kind, data: { dir: data, competition: 'comp', exclude: ['ground_truth'] } }) }));
+      const { result, notebook } = await run(nb, opts({ sandbox: testSandboxRequest({ kind, data: { dir: data, competition: 'comp', exclude: ['ground_truth'] } }) }));
       assert.equal(result.status, 'ok', result.message);
       assert.equal(cellText(notebook, 0).trim(), "['comp', 'train.csv'] ['train.csv'] ['a', '1']");
     });
 
     it('truncates huge outputs with a visible marker', async () => {
       const nb = makeNotebook(['print("x" * 1_000_000)\nprint("END")']);
-      const { result, notebook } = await runNotebook(nb, opts());
+      const { result, notebook } = await run(nb, opts());
       assert.equal(result.status, 'ok');
       assert.equal(result.cells[0].outputsTruncated, true);
       const text = cellText(notebook, 0);
@@ -197,6 +229,65 @@ for (const kind of backends) {
     });
   });
 }
+
+describe('warm bwrap sandbox: notebooks one after another, each in its own namespace', { timeout: 300_000 }, () => {
+  const warmRuns = warmRunner();
+  after(() => warmRuns.stopAll());
+  const req = () => testSandboxRequest({ kind: 'bwrap', data: MINI_DATA(), memoryMb: 2048 });
+
+  it('leaves nothing of one notebook to the next: files, /tmp, HOME, processes', async () => {
+    const first = makeNotebook([
+      'import os, subprocess\nopen("/tmp/t1", "w").write("x")\nopen(os.path.expanduser("~/h1"), "w").write("x")\nopen("w1.txt", "w").write("x")',
+      // A straggler in its own session, as a daemon would leave: only the host-side sweep catches it.
+      'p = subprocess.Popen(["setsid", "sleep", "600"])\nprint(sorted(os.listdir("/nbm/sock")))',
+    ]);
+    const a = await warmRuns.run(first, { sandbox: req(), timeoutS: 60 });
+    assert.equal(a.result.status, 'ok', a.result.message);
+    assert.equal(cellText(a.notebook, 1).trim(), "['kernel.json']", 'the server\'s dir (socket, token, other notebooks) is hidden');
+    assert.match(a.result.sandboxInfo.reason, /warm sandbox \(notebook 1 /);
+    const second = makeNotebook([
+      'import os\nprocs = []\nfor p in os.listdir("/proc"):\n    try:\n        procs.append(open(f"/proc/{p}/cmdline").read())\n    except Exception:\n        pass\n'
+        + 'print(os.path.exists("/tmp/t1"), os.path.exists(os.path.expanduser("~/h1")), sorted(os.listdir(".")), any("sleep" in c for c in procs))',
+    ]);
+    const b = await warmRuns.run(second, { sandbox: req(), timeoutS: 60 });
+    assert.equal(b.result.status, 'ok', b.result.message);
+    assert.equal(cellText(b.notebook, 0).trim(), "False False [] False");
+    assert.match(b.result.sandboxInfo.reason, /warm sandbox \(notebook 2 /);
+    assert.equal(warmRuns.pool.size, 1, 'both notebooks were served by one server');
+  });
+
+  it('hands out leases one at a time: a lease asked for while another is held waits for its end', async () => {
+    const { env, reason } = await chooseBackend(req());
+    const warm = await startWarmBwrap(req(), env!, reason);
+    try {
+      const a = await warm.lease();
+      let bGranted = false;
+      const bPromise = warm.lease().then((b) => ((bGranted = true), b));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(bGranted, false, 'the second lease waits while the first is held');
+      await a.stop();
+      const b = await bPromise;
+      // The first lease's end must not disturb the second (it once removed the shared lease file).
+      const { result, notebook } = await runNotebook(makeNotebook(['import os\nprint(os.getcwd(), sorted(os.listdir(".")))']), { sandbox: req(), timeoutS: 60, reuseSandbox: b, sandboxStopsAfter: true });
+      await b.stop();
+      assert.equal(result.status, 'ok', result.message);
+      assert.equal(cellText(notebook, 0).trim(), '/kaggle/working []');
+    } finally {
+      await warm.stop();
+    }
+  });
+
+  it('serves the next notebook after one whose kernel died', async () => {
+    const died = await warmRuns.run(makeNotebook(['import os\nos._exit(3)']), { sandbox: req(), timeoutS: 60 });
+    assert.equal(died.result.status, 'kernel-died');
+    const next = await warmRuns.run(makeNotebook(['print(6 * 7)']), { sandbox: req(), timeoutS: 60 });
+    assert.equal(next.result.status, 'ok', next.result.message);
+    assert.equal(cellText(next.notebook, 0).trim(), '42');
+    const warm = await warmRuns.pool.get(warmKey(req()))!;
+    assert.ok(warm.usable());
+    assert.ok(warm.leases >= 2);
+  });
+});
 
 it('leaves no sandbox processes or containers behind', async () => {
   // Only what this test process started: other nbmodernize runs on the machine are not ours to judge.
