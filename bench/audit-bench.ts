@@ -39,6 +39,7 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '1' },
     'skip-reference': { type: 'boolean', default: false },
     'no-prestart': { type: 'boolean', default: false },
+    'no-warm': { type: 'boolean', default: false },
     json: { type: 'string' },
     keep: { type: 'string' },
   },
@@ -120,7 +121,7 @@ async function ours(list: CorpusNotebook[], jobs: number): Promise<Pass> {
   }, null, 1));
   const out = path.join(work, `ours-j${jobs}`);
   fs.rmSync(out, { recursive: true, force: true });
-  const args = [path.join(packageRoot(), 'bin', 'nbmodernize.js'), 'audit', manifest, '--out-dir', out, '--sandbox', 'bwrap', '--jobs', String(jobs), ...(values['no-prestart'] ? ['--no-prestart'] : [])];
+  const args = [path.join(packageRoot(), 'bin', 'nbmodernize.js'), 'audit', manifest, '--out-dir', out, '--sandbox', 'bwrap', '--jobs', String(jobs), ...(values['no-prestart'] ? ['--no-prestart'] : []), ...(values['no-warm'] ? ['--no-warm'] : [])];
   const r = await sh(process.execPath, args);
   if (r.code !== 0) throw new Error(`audit --jobs ${jobs} exited ${r.code}: ${r.stderr.slice(-2000)}`);
   const s = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')) as AuditSummary;

@@ -11,6 +11,11 @@ export interface WorkerConfig {
   sandbox: SandboxRequest;
   /** Start the next notebook's sandbox while the current one runs. */
   prestart: boolean;
+  /**
+   * bwrap: keep one Jupyter server per worker and give each notebook a lease on it (its own
+   * working dir and kernel namespace) instead of a sandbox of its own; see sandbox-warm.ts.
+   */
+  warm: boolean;
   fix?: {
     /** Only the LLM-related variables (keys, base URLs) of the coordinator's environment. */
     llmEnv: Record<string, string | undefined>;

@@ -4,16 +4,19 @@
  * crash) takes down only this process; the coordinator records that notebook as crashed and
  * starts another worker.
  *
- * Overhead: while a notebook runs, the worker starts the sandbox of the notebook it will most
- * likely get next (same backend, that notebook's data mounted), so the next notebook only waits
- * for its kernel. Every notebook still gets a fresh sandbox — fresh working dir, /tmp and HOME —
- * so nothing one notebook writes can be seen by another.
+ * Overhead: with bwrap, the worker keeps a warm sandbox (one Jupyter server) per data mount and
+ * gives each notebook a lease on it: its own working dir, and a kernel in its own namespace with
+ * a fresh /tmp and HOME (warm-pool.ts, sandbox-warm.ts). Other backends, or --no-warm: while a
+ * notebook runs, the worker starts the sandbox of the notebook it will most likely get next (same
+ * backend, that notebook's data mounted), so the next notebook only waits for its kernel. Either
+ * way nothing one notebook writes can be seen by another.
  */
 import { errorMessage } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { openSandbox } from '../../executor/sandbox.js';
 import type { Sandbox } from '../../executor/types.js';
 import { loadEnvironmentFacts } from './environment-facts.js';
+import { WarmPool } from './warm-pool.js';
 import { auditBaseline, failedRecord, JobInterrupted, jobSandbox, type JobContext } from './baseline.js';
 import { auditFix, type FixSettings } from './fix.js';
 import type { AuditJob } from './jobs.js';
@@ -30,6 +33,8 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
   let env: EnvironmentFacts | undefined;
   let fix: FixSettings | undefined;
   let prestarted: Prestarted | undefined;
+  let warm: WarmPool | undefined;
+  let current: AuditJob | undefined;
   const stopping = new Set<Promise<void>>();
   let chain = Promise.resolve();
   let finish!: () => void;
@@ -46,9 +51,15 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
   const dropPrestart = () => {
     if (prestarted) stopSandbox(prestarted.sandbox);
     prestarted = undefined;
+    if (warm) warm.retain(current ? [jobSandbox(current, config!.sandbox)] : []);
   };
   const prestart = (job: AuditJob | undefined) => {
     if (!job || !config?.prestart || abort.signal.aborted || prestarted?.id === job.id) return;
+    if (warm) {
+      // Same data as the current notebook: the warm sandbox serves it. Other data: warm one up.
+      warm.warmUp(jobSandbox(job, config.sandbox));
+      return;
+    }
     dropPrestart();
     const req = jobSandbox(job, config.sandbox);
     prestarted = {
@@ -64,6 +75,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
   const init = async (c: WorkerConfig) => {
     config = c;
     env = await loadEnvironmentFacts(c.sandbox.environment);
+    if (c.warm && c.mode === 'baseline' && WarmPool.serves(c.sandbox)) warm = new WarmPool(abort.signal);
     if (c.mode === 'fix' && c.fix) {
       // Only --fix loads the LLM SDKs.
       const { providerFromEnv } = await import('../../fixers/llm/factory.js');
@@ -81,10 +93,23 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
   const run = async (job: AuditJob, next: AuditJob | undefined) => {
     if (!config || !env) throw new Error('worker used before init');
     let mine: Promise<Sandbox | undefined> | undefined;
-    if (prestarted?.id === job.id) {
-      mine = prestarted.sandbox;
-      prestarted = undefined;
-    } else dropPrestart();
+    let take: (() => Promise<Sandbox | undefined>) | undefined;
+    current = job;
+    if (warm) {
+      const pool = warm;
+      const req = jobSandbox(job, config.sandbox);
+      pool.retain([req]);
+      // Taken only when the job gets as far as running (a malformed notebook never does), so no
+      // lease is held by a job that does not use it.
+      take = () => (mine ??= pool.lease(req));
+    } else {
+      if (prestarted?.id === job.id) {
+        mine = prestarted.sandbox;
+        prestarted = undefined;
+      } else dropPrestart();
+      const held = mine;
+      if (held) take = () => held;
+    }
     let nextStarted = false;
     const ctx: JobContext = {
       auditDir: config.auditDir,
@@ -92,8 +117,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
       env,
       signal: abort.signal,
       onProgress: (progress) => channel.send({ type: 'progress', id: job.id, progress }),
-      ...(mine ? { prestarted: () => mine! } : {}),
-      ...(mine ? { onRunRecorded: () => stopSandbox(mine!) } : {}),
+      ...(take ? { prestarted: take, onRunRecorded: () => mine && stopSandbox(mine) } : {}),
       onCellsStarted: () => {
         // The kernel is up: its start-up no longer competes for the CPU with the next sandbox's.
         if (!nextStarted) prestart(next);
@@ -122,6 +146,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
     await chain.catch(() => undefined);
     dropPrestart();
     await Promise.all([...stopping]);
+    await warm?.stopAll();
     finish();
   };
 

@@ -55,6 +55,8 @@ Options:
   --timeout S            per-notebook time budget (default 600)
   --allow-errors         keep going after a failing cell
   --no-prestart          do not start the next notebook's sandbox ahead of time
+  --no-warm              bwrap: a sandbox (Jupyter server) per notebook instead of a warm one
+                         per worker with a namespace per notebook
   --json                 print summary.json on stdout at the end
 
 Exit codes: 0 every notebook has a verdict, 1 stopped early (--max-spend), 2 usage,
@@ -81,6 +83,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'data-root': { type: 'string' },
     tolerance: { type: 'string' },
     'no-prestart': { type: 'boolean', default: false },
+    'no-warm': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   }, 'audit');
@@ -163,6 +166,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     mode: values.fix ? 'fix' : 'baseline',
     sandbox: req,
     prestart: !values['no-prestart'],
+    warm: !values['no-warm'],
     ...(fixConfig ? { fix: fixConfig } : {}),
   };
   const bin = path.join(packageRoot(), 'bin', 'nbmodernize.js');
@@ -189,7 +193,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       ...(values['max-spend'] ? { maxSpendUsd: positiveNumber(values['max-spend'], '--max-spend')! } : {}),
       signal: ctx.signal,
       onEvent: display.onEvent,
-      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null },
+      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, warm: config.warm, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null },
     });
   } finally {
     display.stop();

@@ -8,7 +8,7 @@ import type { AuditJob } from '../../../src/agent/audit/jobs.js';
 import type { AuditRecord } from '../../../src/agent/audit/record.js';
 import type { ToWorker } from '../../../src/agent/audit/protocol.js';
 
-const config = { auditDir: '/tmp/x', mode: 'baseline' as const, sandbox: { kind: 'bwrap' as const, environment: 'debian13', cacheDir: '/c' }, prestart: true };
+const config = { auditDir: '/tmp/x', mode: 'baseline' as const, sandbox: { kind: 'bwrap' as const, environment: 'debian13', cacheDir: '/c' }, prestart: true, warm: false };
 const job = (id: string): AuditJob => ({ id, path: `/nb/${id}`, artifactDir: `notebooks/${id}` });
 
 /** Behaves like `nbmodernize audit --worker`: "ms:<n>" ids take n ms, "crash" ids kill the worker. */
