@@ -10,7 +10,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runNotebook, type RunOptions } from '../../src/executor/run-notebook.js';
 import { chooseBackend } from '../../src/executor/sandbox.js';
-import { startWarmBwrap, warmKey, type WarmSandbox } from '../../src/executor/sandbox-warm.js';
+import { startWarmBwrap } from '../../src/executor/sandbox-warm.js';
+import { WarmPool } from '../../src/agent/audit/warm-pool.js';
 import type { Notebook } from '../../src/core/notebook.js';
 import { validateNotebook } from '../../src/core/notebook-schema.js';
 import { dockerReachable } from '../../src/executor/docker-engine.js';
@@ -23,29 +24,24 @@ import { RunResult, type SandboxKind } from '../../src/core/run-result.js';
 const variants: Array<{ kind: SandboxKind; warm: boolean }> = [{ kind: 'bwrap', warm: false }, { kind: 'bwrap', warm: true }];
 if (await dockerReachable()) variants.push({ kind: 'docker', warm: false });
 
-/** Warm sandboxes by request key, started on first use; every run takes a lease and ends it. */
+/** What audit workers do: a lease from the warm pool for every run, ended right after it. */
 function warmRunner() {
-  const pool = new Map<string, Promise<WarmSandbox>>();
+  const pool = new WarmPool(new AbortController().signal);
   const run = async (nb: Notebook, o: RunOptions) => {
-    const key = warmKey(o.sandbox);
-    if (!pool.has(key)) {
-      pool.set(key, (async () => {
-        const { env, reason } = await chooseBackend(o.sandbox);
-        return startWarmBwrap(o.sandbox, env!, reason);
-      })());
-    }
-    const lease = await (await pool.get(key)!).lease();
+    const lease = await pool.lease(o.sandbox);
+    assert.ok(lease, 'the pool gives a lease (a warm sandbox started)');
     try {
       return await runNotebook(nb, { ...o, reuseSandbox: lease, sandboxStopsAfter: true });
     } finally {
       await lease.stop();
     }
   };
-  const stopAll = async () => {
-    for (const w of pool.values()) await (await w).stop();
-    pool.clear();
-  };
-  return { run, stopAll, pool };
+  return { run, stopAll: () => pool.stopAll() };
+}
+
+/** The lease number in a warm run's sandbox reason ("warm sandbox (notebook N in it, ...)"). */
+function leaseNumber(reason: string): number {
+  return Number(/warm sandbox \(notebook (\d+) in it/.exec(reason)?.[1] ?? NaN);
 }
 
 it('a Docker engine is reachable when running in CI (the docker cases must not be skipped there)', async () => {
@@ -244,7 +240,7 @@ describe('warm bwrap sandbox: notebooks one after another, each in its own names
     const a = await warmRuns.run(first, { sandbox: req(), timeoutS: 60 });
     assert.equal(a.result.status, 'ok', a.result.message);
     assert.equal(cellText(a.notebook, 1).trim(), "['kernel.json']", 'the server\'s dir (socket, token, other notebooks) is hidden');
-    assert.match(a.result.sandboxInfo.reason, /warm sandbox \(notebook 1 /);
+    const firstLease = leaseNumber(a.result.sandboxInfo.reason);
     const second = makeNotebook([
       'import os\nprocs = []\nfor p in os.listdir("/proc"):\n    try:\n        procs.append(open(f"/proc/{p}/cmdline").read())\n    except Exception:\n        pass\n'
         + 'print(os.path.exists("/tmp/t1"), os.path.exists(os.path.expanduser("~/h1")), sorted(os.listdir(".")), any("sleep" in c for c in procs))',
@@ -252,8 +248,7 @@ describe('warm bwrap sandbox: notebooks one after another, each in its own names
     const b = await warmRuns.run(second, { sandbox: req(), timeoutS: 60 });
     assert.equal(b.result.status, 'ok', b.result.message);
     assert.equal(cellText(b.notebook, 0).trim(), "False False [] False");
-    assert.match(b.result.sandboxInfo.reason, /warm sandbox \(notebook 2 /);
-    assert.equal(warmRuns.pool.size, 1, 'both notebooks were served by one server');
+    assert.equal(leaseNumber(b.result.sandboxInfo.reason), firstLease + 1, 'both notebooks were served by one server');
   });
 
   it('hands out leases one at a time: a lease asked for while another is held waits for its end', async () => {
@@ -280,12 +275,11 @@ describe('warm bwrap sandbox: notebooks one after another, each in its own names
   it('serves the next notebook after one whose kernel died', async () => {
     const died = await warmRuns.run(makeNotebook(['import os\nos._exit(3)']), { sandbox: req(), timeoutS: 60 });
     assert.equal(died.result.status, 'kernel-died');
+    const after = leaseNumber(died.result.sandboxInfo.reason);
     const next = await warmRuns.run(makeNotebook(['print(6 * 7)']), { sandbox: req(), timeoutS: 60 });
     assert.equal(next.result.status, 'ok', next.result.message);
     assert.equal(cellText(next.notebook, 0).trim(), '42');
-    const warm = await warmRuns.pool.get(warmKey(req()))!;
-    assert.ok(warm.usable());
-    assert.ok(warm.leases >= 2);
+    assert.equal(leaseNumber(next.result.sandboxInfo.reason), after + 1, 'the same server served it (not a replacement)');
   });
 });
 
