@@ -89,7 +89,7 @@ export class JupyterClient {
     const model = await KernelAPI.startNew({ name }, this.settings);
     const conn = new KernelConnection({ model, serverSettings: this.settings, handleComms: false });
     await waitConnected(conn, 30_000);
-    return new JupyterKernel(conn);
+    return new JupyterKernel(conn, () => this.ping());
   }
 
   /** Download a file the notebook wrote (remote servers: there is no shared directory). */
@@ -156,7 +156,7 @@ class JupyterKernel implements KernelHandle {
   private listeners = new Set<(state: KernelLiveness, detail: string) => void>();
   liveness: KernelLiveness = 'alive';
 
-  constructor(private readonly conn: KernelConnection) {
+  constructor(private readonly conn: KernelConnection, private readonly serverAnswers: () => Promise<boolean>) {
     conn.statusChanged.connect((_, status) => {
       // The server's restarter reports a crashed kernel as "restarting" (we see "autorestarting").
       if (status === 'dead') this.setLiveness('dead', 'kernel status is dead');
@@ -167,10 +167,26 @@ class JupyterKernel implements KernelHandle {
       }
     });
     conn.connectionStatusChanged.connect((_, status) => {
-      if (status === 'disconnected' && !conn.isDisposed && !this.shuttingDown) {
-        this.setLiveness('disconnected', 'lost the connection to the Jupyter server');
-      }
+      if (conn.isDisposed || this.shuttingDown) return;
+      if (status === 'disconnected') this.setLiveness('disconnected', 'lost the connection to the Jupyter server');
+      else if (status === 'connecting') void this.checkServer();
     });
+  }
+
+  /**
+   * The websocket dropped and the library is reconnecting, with back-off, for up to about two
+   * minutes before it gives up. A server that died (killed, OOM) would hold the cell that long, or
+   * until its timeout: ask the server directly, and if it does not answer for ~2.5 s, it is gone.
+   */
+  private async checkServer(): Promise<void> {
+    for (let i = 0; i < 5; i++) {
+      if (this.conn.connectionStatus === 'connected' || this.conn.isDisposed || this.shuttingDown) return;
+      if (await this.serverAnswers()) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    if (this.conn.connectionStatus !== 'connected' && !this.conn.isDisposed && !this.shuttingDown) {
+      this.setLiveness('disconnected', 'the Jupyter server stopped answering (it died or was killed)');
+    }
   }
 
   private restartingOnPurpose = false;
@@ -256,7 +272,8 @@ class JupyterKernel implements KernelHandle {
    * awaits; disposing mid-reconnect turns it into an unhandled rejection. Let it settle first.
    */
   private async settleReconnect(): Promise<void> {
-    if (this.conn.connectionStatus === 'connecting') {
+    // A server that stopped answering will not take the connection back: nothing to wait for.
+    if (this.conn.connectionStatus === 'connecting' && this.liveness !== 'disconnected') {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, 10_000);
         function done() {

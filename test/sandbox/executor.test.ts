@@ -24,6 +24,19 @@ import { RunResult, type SandboxKind } from '../../src/core/run-result.js';
 const variants: Array<{ kind: SandboxKind; warm: boolean }> = [{ kind: 'bwrap', warm: false }, { kind: 'bwrap', warm: true }];
 if (await dockerReachable()) variants.push({ kind: 'docker', warm: false });
 
+/** A cell that kills the sandbox's Jupyter server (bwrap: the kernel shares its PID namespace and uid). */
+const KILL_SERVER = [
+  'import os, signal, time',
+  'for p in os.listdir("/proc"):',
+  '    try:',
+  '        cmd = open(f"/proc/{p}/cmdline").read()',
+  '    except Exception:',
+  '        continue',
+  '    if "-m\\0jupyter_server" in cmd and cmd.startswith("python3"):',
+  '        os.kill(int(p), signal.SIGKILL)',
+  'time.sleep(1)',
+].join('\n');
+
 /** What audit workers do: a lease from the warm pool for every run, ended right after it. */
 function warmRunner() {
   const pool = new WarmPool(new AbortController().signal);
@@ -159,6 +172,17 @@ for (const { kind, warm } of variants) {
       assert.match(result.message!, /kernel (died|was killed)/);
     });
 
+    if (kind === 'bwrap') {
+      it('detects a Jupyter server killed mid-cell within seconds instead of waiting out the budget', async () => {
+        const t0 = Date.now();
+        const { result } = await run(makeNotebook([KILL_SERVER, 'print("never")']), opts({ cellTimeoutS: 100, timeoutS: 120 }));
+        assert.equal(result.status, 'kernel-died', result.message);
+        assert.deepEqual(result.cells.map((c) => c.status), ['kernel-died', 'not-run']);
+        assert.match(result.message!, /server stopped answering/);
+        assert.ok(Date.now() - t0 < 60_000, `noticed in ${Date.now() - t0} ms, not at the cell timeout`);
+      });
+    }
+
     it('kills a kernel that exceeds the memory limit and says so', async () => {
       const nb = makeNotebook(['blob = b"x" * (1536 * 1024 * 1024)', 'print(len(blob))']);
       const { result } = await run(nb, opts({ sandbox: testSandboxRequest({ kind, data: MINI_DATA(), memoryMb: 600 }) }));
@@ -249,6 +273,16 @@ describe('warm bwrap sandbox: notebooks one after another, each in its own names
     assert.equal(b.result.status, 'ok', b.result.message);
     assert.equal(cellText(b.notebook, 0).trim(), "False False [] False");
     assert.equal(leaseNumber(b.result.sandboxInfo.reason), firstLease + 1, 'both notebooks were served by one server');
+  });
+
+  it('replaces a warm sandbox whose server a notebook killed; the notebook is recorded, the next one runs', async () => {
+    const killer = makeNotebook([KILL_SERVER, 'print("after")']);
+    const k = await warmRuns.run(killer, { sandbox: req(), timeoutS: 60 });
+    assert.equal(k.result.status, 'kernel-died', k.result.message);
+    const next = await warmRuns.run(makeNotebook(['print("fresh")']), { sandbox: req(), timeoutS: 60 });
+    assert.equal(next.result.status, 'ok', next.result.message);
+    assert.equal(cellText(next.notebook, 0).trim(), 'fresh');
+    assert.equal(leaseNumber(next.result.sandboxInfo.reason), 1, 'a new warm sandbox served it');
   });
 
   it('hands out leases one at a time: a lease asked for while another is held waits for its end', async () => {
