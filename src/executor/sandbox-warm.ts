@@ -29,8 +29,6 @@ import type { Sandbox, SandboxRequest } from './types.js';
 export interface WarmSandbox {
   /** Which requests it can serve: same environment, data mount and limits (see warmKey). */
   readonly key: string;
-  /** Notebooks served so far. */
-  readonly leases: number;
   /** A sandbox for one notebook; stop() ends the lease (the warm sandbox stays up). */
   lease(): Promise<Sandbox>;
   /** False once the server died or a lease could not be cleaned up: start another one. */
@@ -142,9 +140,6 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
 
   return {
     key: warmKey(req),
-    get leases() {
-      return leases;
-    },
     usable: () => !broken && alive(),
     lease: async () => {
       // Leases are handed out one at a time, in call order: each waits for the one before to end.
@@ -159,16 +154,16 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
       const t0 = Date.now();
       const n = ++leases;
       const jobDir = path.join(jobsDir, String(n));
-      let ended: Promise<void> | undefined;
       try {
         fs.mkdirSync(jobDir, { mode: 0o755 });
         if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(jobDir, req.data, (m) => m.target);
         fs.writeFileSync(leaseFile, String(n));
       } catch (err) {
-        ended = endLease(n, jobDir).finally(release);
+        void endLease(n, jobDir).finally(release);
         throw err;
       }
       const oomBefore = server.oomKills();
+      let ended: Promise<void> | undefined;
       return {
         kind: 'bwrap',
         reason: `${reason}; warm sandbox (notebook ${n} in it, in its own mount namespace)`,
