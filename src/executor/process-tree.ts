@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 
-export interface ProcInfo { pid: number; ppid: number; state: string; cmdline: string }
+export interface ProcInfo { pid: number; ppid: number; state: string }
 
 function readProcs(): ProcInfo[] {
   const out: ProcInfo[] = [];
@@ -17,13 +17,21 @@ function readProcs(): ProcInfo[] {
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
       // comm may hold spaces and parentheses: the fields we want follow the last ')'.
       const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      out.push({ pid: Number(name), ppid: Number(rest[1]), state: rest[0] ?? '', cmdline });
+      out.push({ pid: Number(name), ppid: Number(rest[1]), state: rest[0] ?? '' });
     } catch {
       /* exited while we looked */
     }
   }
   return out;
+}
+
+/** A process's command line, arguments joined by spaces ('' once it has exited). */
+export function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '';
+  }
 }
 
 /** Every descendant of root (not root itself), parents before children. */

@@ -20,7 +20,7 @@ import { EnvironmentError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { JupyterClient } from './jupyter-client.js';
 import { KAGGLE_WORKING, linkDataIntoWorkDir } from './kaggle-layout.js';
-import { descendants, sweepDescendants } from './process-tree.js';
+import { commandLine, descendants, sweepDescendants } from './process-tree.js';
 import { envSummary, launchBwrapServer, SOCK_DIR, type BwrapServer } from './sandbox-bwrap.js';
 import { makeWorkspace } from './server-process.js';
 import type { BuiltEnvironment } from './environment/build.js';
@@ -94,7 +94,7 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
   const root = server.process.child.pid!;
   // Found once, before any notebook runs: later, a notebook could start a look-alike.
   // (The sandbox's own bwrap and shell carry the server's command line in theirs: match argv[0] too.)
-  const serverPid = descendants(root).find((p) => /^\S*python3?\S* (.* )?-m jupyter_server\b/.test(p.cmdline))?.pid;
+  const serverPid = descendants(root).find((p) => /^\S*python3?\S* (.* )?-m jupyter_server\b/.test(commandLine(p.pid)))?.pid;
   if (serverPid === undefined) {
     await server.stop();
     throw new EnvironmentError('the warm sandbox\'s Jupyter server could not be found in its process tree');
@@ -114,21 +114,17 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
     if (fs.existsSync(leaseFile) && fs.readFileSync(leaseFile, 'utf8') === String(n)) fs.rmSync(leaseFile, { force: true });
     const client = new JupyterClient(server.endpoint);
     try {
-      const ids = await client.kernelIds().catch(() => [] as string[]);
       // Kill first, then tell the server: a shutdown request to a live kernel waits for it to exit.
-      sweepDescendants(root, (p) => p.pid === serverPid);
-      await Promise.all(ids.map((id) => client.deleteKernel(id).catch(() => undefined)));
-      // The server's restarter may have been relaunching a kernel it saw die: wait until it gave up.
-      let left = ids.length ? await client.kernelIds().catch(() => ['?']) : [];
-      for (let i = 0; left.length && i < 40; i++) {
-        await new Promise((r) => setTimeout(r, 50));
+      // Repeat while the server still lists kernels: its restarter may be relaunching one it saw die.
+      for (let attempt = 0; ; attempt++) {
         sweepDescendants(root, (p) => p.pid === serverPid);
-        for (const id of left) await client.deleteKernel(id).catch(() => undefined);
-        left = await client.kernelIds().catch(() => ['?']);
+        if (!alive()) throw new Error('the server died');
+        const left = await client.kernelIds();
+        if (!left.length) break;
+        if (attempt === 40) throw new Error(`kernels still held by the server: ${left.join(', ')}`);
+        if (attempt) await new Promise((r) => setTimeout(r, 50));
+        await Promise.all(left.map((id) => client.deleteKernel(id).catch(() => undefined)));
       }
-      if (left.length) throw new Error(`kernels still held by the server: ${left.join(', ')}`);
-      sweepDescendants(root, (p) => p.pid === serverPid);
-      if (!alive()) throw new Error('the server died');
     } catch (err) {
       broken = true;
       log.warn(`warm sandbox ${ws.root} is not reused: ${(err as Error).message}`);

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/core/paths.js';
+import { descendants as procDescendants } from '../../src/executor/process-tree.js';
 
 export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
@@ -30,26 +31,9 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
   });
 }
 
-/** All live descendants of a process (from /proc), to check that a command left nothing running. */
+/** All descendants of a process (from /proc), to check that a command left nothing running. */
 export function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch { /* exited meanwhile */ }
-  }
-  const out: number[] = [];
-  const visit = (p: number) => {
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      visit(c);
-    }
-  };
-  visit(pid);
-  return out;
+  return procDescendants(pid).map((p) => p.pid);
 }
 
 export function alive(pid: number): boolean {

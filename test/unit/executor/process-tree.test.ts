@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { descendants, sweepDescendants } from '../../../src/executor/process-tree.js';
+import { commandLine, descendants, sweepDescendants } from '../../../src/executor/process-tree.js';
 
 test('descendants walks the whole tree below a pid, parents first', () => {
   const procs = [
-    { pid: 10, ppid: 1, state: 'S', cmdline: 'bwrap' },
-    { pid: 11, ppid: 10, state: 'S', cmdline: 'bwrap init' },
-    { pid: 12, ppid: 11, state: 'S', cmdline: 'python3 -m jupyter_server' },
-    { pid: 13, ppid: 12, state: 'S', cmdline: 'kernel' },
-    { pid: 14, ppid: 11, state: 'S', cmdline: 'orphan' },
-    { pid: 20, ppid: 1, state: 'S', cmdline: 'elsewhere' },
+    { pid: 10, ppid: 1, state: 'S' },
+    { pid: 11, ppid: 10, state: 'S' },
+    { pid: 12, ppid: 11, state: 'S' },
+    { pid: 13, ppid: 12, state: 'S' },
+    { pid: 14, ppid: 11, state: 'S' },
+    { pid: 20, ppid: 1, state: 'S' },
   ];
   assert.deepEqual(descendants(10, procs).map((p) => p.pid), [11, 12, 14, 13]);
   assert.deepEqual(descendants(13, procs), []);
@@ -21,12 +21,12 @@ test('sweepDescendants kills everything below root but the kept process and its 
   const root = spawn('/bin/sh', ['-c', 'sleep 300.1 & sleep 300.2 & sh -c "sleep 300.3" & wait'], { stdio: 'ignore' });
   try {
     await new Promise((r) => setTimeout(r, 300));
-    const before = descendants(root.pid!).map((p) => p.cmdline);
+    const before = descendants(root.pid!).map((p) => commandLine(p.pid));
     assert.ok(before.some((c) => c.includes('300.3')), before.join(' | '));
-    const killed = sweepDescendants(root.pid!, (p) => p.cmdline.includes('300.1'));
+    const killed = sweepDescendants(root.pid!, (p) => commandLine(p.pid).includes('300.1'));
     assert.ok(killed >= 3, `killed ${killed}`);
     await new Promise((r) => setTimeout(r, 200));
-    const left = descendants(root.pid!).filter((p) => p.state !== 'Z').map((p) => p.cmdline);
+    const left = descendants(root.pid!).filter((p) => p.state !== 'Z').map((p) => commandLine(p.pid));
     assert.deepEqual(left, ['sleep 300.1']);
   } finally {
     sweepDescendants(root.pid!, () => false);
