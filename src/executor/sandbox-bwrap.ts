@@ -19,7 +19,7 @@ export const SOCK_DIR = '/nbm/sock';
 export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, reason: string, signal?: AbortSignal): Promise<Sandbox> {
   const ws = makeWorkspace('bwrap');
   if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.target);
-  const server = await launchBwrapServer(req, env, ws, { kernelDirs: ENV_KERNEL_DIRS }, signal);
+  const server = await launchBwrapServer(req, env, ws, ENV_KERNEL_DIRS, signal);
   log.info(`bwrap sandbox up in ${server.startMs} ms (${ws.root})`);
   return {
     kind: 'bwrap',
@@ -47,27 +47,21 @@ export interface BwrapServer {
   stop(): Promise<void>;
 }
 
-export interface BwrapServerOptions {
-  /** Where the server looks for kernelspecs (inside the sandbox). */
-  kernelDirs: string[];
-  /** Extra server command-line options. */
-  serverArgs?: string[];
-}
-
 /**
  * Start the server in a new sandbox over ws (its sock dir at /nbm/sock, its working dir at
- * /kaggle/working) and wait until it answers; on failure nothing is left running.
+ * /kaggle/working), looking for kernelspecs in kernelDirs (inside the sandbox), and wait until it
+ * answers; on failure nothing is left running.
  */
-export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironment, ws: Workspace, opts: BwrapServerOptions, signal?: AbortSignal): Promise<BwrapServer> {
+export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironment, ws: Workspace, kernelDirs: string[], signal?: AbortSignal): Promise<BwrapServer> {
   const bwrap = requireHostTool('bwrap', 'bubblewrap');
   const t0 = Date.now();
-  fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(opts.kernelDirs));
+  fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(kernelDirs));
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
   const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
   const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000, ...(req.threads ? { threads: req.threads } : {}) };
   const args = bwrapArgs(env.rootfs, ws, req.data, threadEnv(req.threads));
-  args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING, configFile: `${SOCK_DIR}/${SERVER_CONFIG_FILE}` }), ...(opts.serverArgs ?? []));
+  args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING, configFile: `${SOCK_DIR}/${SERVER_CONFIG_FILE}` }));
 
   let cmd = bwrap;
   let argv = args;

@@ -90,7 +90,7 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
   fs.writeFileSync(path.join(specDir, 'kernel.json'), JSON.stringify(spec, null, 1));
   fs.writeFileSync(path.join(specDir, 'launch.sh'), launcherScript(innerArgv));
 
-  const server: BwrapServer = await launchBwrapServer(req, env, ws, { kernelDirs: [`${SOCK_DIR}/${KERNELS_DIR}`] }, signal);
+  const server: BwrapServer = await launchBwrapServer(req, env, ws, [`${SOCK_DIR}/${KERNELS_DIR}`], signal);
   const root = server.process.child.pid!;
   // Found once, before any notebook runs: later, a notebook could start a look-alike.
   // (The sandbox's own bwrap and shell carry the server's command line in theirs: match argv[0] too.)
