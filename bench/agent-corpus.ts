@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { readNotebookFile } from '../src/core/notebook.js';
 import { modernizeNotebook } from '../src/agent/modernize.js';
 import { cacheDirFromEnv } from '../src/cli/cache-dir.js';
-import { corpusNotebooks, median } from './corpus.js';
+import { HELD_OUT_FOLDS, median, selectNotebooks, type CorpusNotebook } from './corpus.js';
 
 const { values } = parseArgs({
   options: {
@@ -20,23 +20,30 @@ const { values } = parseArgs({
     'next-to-notebook': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '300' },
     shard: { type: 'string', default: '0/1' },
+    /** corpus | more | all */
+    set: { type: 'string', default: 'corpus' },
+    /** fold names (corpus-0, more-1, ...) or `dev` / `held-out` */
+    folds: { type: 'string' },
+    /** notebooks in flight at once (each in its own sandbox) */
+    jobs: { type: 'string', default: '1' },
   },
 });
 const cacheDir = cacheDirFromEnv(process.env);
 const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-bench-agent-'));
 const rows: any[] = [];
 const [shardIndex, shardCount] = values.shard.split('/').map(Number);
-for (const [i, c] of corpusNotebooks().entries()) {
-  if (i % shardCount !== shardIndex) continue;
-  if (values.only && !values.only.split(',').some((s) => c.name.includes(s))) continue;
+const list = selectNotebooks(values.set, values.folds).filter((c, i) => i % shardCount === shardIndex
+  && (!values.only || values.only.split(',').some((s) => c.name.includes(s))));
+
+async function benchOne(c: CorpusNotebook): Promise<void> {
   let nb;
   try {
     nb = readNotebookFile(c.path).notebook;
   } catch (err) {
-    rows.push({ notebook: c.name, verdict: 'failed', reason: String(err) });
-    continue;
+    rows.push({ notebook: c.name, fold: c.fold, verdict: 'failed', reason: String(err) });
+    return;
   }
-  const row: any = { notebook: c.name };
+  const row: any = { notebook: c.name, fold: c.fold, repo: c.repo };
   for (const mode of values['no-full'] ? ['incremental'] : ['incremental', 'full']) {
     const t0 = performance.now();
     const report = await modernizeNotebook(nb, {
@@ -52,13 +59,45 @@ for (const [i, c] of corpusNotebooks().entries()) {
       timeoutS: Number(values.timeout),
     });
     const wallMs = performance.now() - t0;
-    row[mode] = { verdict: report.verdict, oracle: report.oracle, stopReason: report.stopReason, fixes: report.fixes.length, staticFixes: report.fixes.filter((f) => f.step === 0).length, cellExecutions: report.cellExecutions, wallMs, reason: report.reason.slice(0, 160) };
+    row[mode] = { verdict: report.verdict, oracle: report.oracle, stopReason: report.stopReason, fixes: report.fixes.length, staticFixes: report.fixes.filter((f) => f.step === 0).length, cellExecutions: report.cellExecutions, wallMs, reason: report.reason.slice(0, 240) };
   }
   rows.push(row);
   const r = row.incremental;
-  console.log(`${c.name.padEnd(58)} ${r.verdict.padEnd(15)} ${r.stopReason.padEnd(17)} fixes ${String(r.fixes).padStart(2)}  cells ${String(r.cellExecutions).padStart(3)}${row.full ? ` (full ${String(row.full.cellExecutions).padStart(3)})` : ''}  ${(r.wallMs / 1000).toFixed(1)} s  ${r.verdict === 'reproduced' ? '' : r.reason}`);
+  r.finalError = finalErrorClass(r.verdict, r.stopReason, row.incremental?.reason ?? '');
+  console.log(`${c.fold.padEnd(9)} ${c.name.slice(0, 56).padEnd(56)} ${r.verdict.padEnd(15)} ${r.stopReason.padEnd(17)} fixes ${String(r.fixes).padStart(2)}  cells ${String(r.cellExecutions).padStart(3)}${row.full ? ` (full ${String(row.full.cellExecutions).padStart(3)})` : ''}  ${(r.wallMs / 1000).toFixed(1)} s  ${r.verdict === 'reproduced' ? '' : r.reason}`);
 }
+
+/** The exception class that ended a notebook (or the pseudo-class of a non-error end). */
+function finalErrorClass(verdict: string, stopReason: string, reason: string): string {
+  if (verdict === 'reproduced') return '-';
+  const m = /\b([A-Z][A-Za-z]*(?:Error|Exception|Interrupt|Exit))\b/.exec(reason);
+  if (m) return m[1];
+  if (/drift|differ|mismatch/i.test(reason)) return 'Drift';
+  return stopReason;
+}
+
+let next = 0;
+await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, async () => {
+  while (next < list.length) {
+    const c = list[next++];
+    try {
+      await benchOne(c);
+    } catch (err) {
+      // A notebook the tool cannot evaluate is a row, not the end of the bench.
+      rows.push({ notebook: c.name, fold: c.fold, repo: c.repo, incremental: { verdict: 'failed', stopReason: 'bench-error', reason: String(err).slice(0, 240), finalError: 'bench-error', fixes: 0, cellExecutions: 0, wallMs: 0 } });
+      console.log(`${c.fold.padEnd(9)} ${c.name.slice(0, 56).padEnd(56)} failed: ${String(err).slice(0, 200)}`);
+    }
+  }
+}));
 const done = rows.filter((r) => r.incremental);
+const perFold: Record<string, { notebooks: number; reproduced: number }> = {};
+for (const r of done) {
+  const f = (perFold[r.fold] ??= { notebooks: 0, reproduced: 0 });
+  f.notebooks++;
+  if (r.incremental.verdict === 'reproduced') f.reproduced++;
+}
+const finalErrors: Record<string, number> = {};
+for (const r of done) if (r.incremental.finalError !== '-') finalErrors[r.incremental.finalError] = (finalErrors[r.incremental.finalError] ?? 0) + 1;
 const byOracle: Record<string, number> = {};
 for (const r of done) if (r.incremental.verdict === 'reproduced') byOracle[r.incremental.oracle] = (byOracle[r.incremental.oracle] ?? 0) + 1;
 const stops: Record<string, number> = {};
@@ -75,9 +114,13 @@ const summary = {
   totalCellExecutionsFull: values['no-full'] ? null : done.reduce((s, r) => s + r.full.cellExecutions, 0),
   verdictsAgree: values['no-full'] ? null : done.every((r) => r.incremental.verdict === r.full.verdict),
   medianWallS: median(done.map((r) => r.incremental.wallMs / 1000)),
+  perFold,
+  finalErrors,
   outputs: outRoot,
   rows,
 };
+for (const [f, v] of Object.entries(perFold).sort()) console.log(`fold ${f.padEnd(9)} reproduced ${v.reproduced}/${v.notebooks} (${(100 * v.reproduced / v.notebooks).toFixed(0)}%)${HELD_OUT_FOLDS.includes(f) ? '  [held out]' : ''}`);
+console.log(`final errors: ${JSON.stringify(Object.fromEntries(Object.entries(finalErrors).sort((a, b) => b[1] - a[1])))}`);
 console.log(`\nreproduced ${summary.reproduced}/${summary.notebooks} (by oracle: ${JSON.stringify(byOracle)}); stop reasons ${JSON.stringify(stops)}`);
 console.log(`median fixes ${summary.medianFixes}; median cell executions: incremental ${summary.medianCellExecutionsIncremental}${values['no-full'] ? '' : `, full re-runs ${summary.medianCellExecutionsFull} (totals ${summary.totalCellExecutionsIncremental} vs ${summary.totalCellExecutionsFull}; verdicts agree: ${summary.verdictsAgree})`}; median wall ${summary.medianWallS.toFixed(1)} s per notebook`);
 if (values.json) fs.writeFileSync(values.json, JSON.stringify(summary, null, 2));

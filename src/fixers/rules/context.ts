@@ -39,7 +39,37 @@ export interface EnvironmentInfo {
   modules: Set<string>;
 }
 
+/** A frame of the failing cell's traceback that lies in notebook code (a cell, and a line in it). */
+export interface RuntimeFrame {
+  /** Notebook cell index (mapped from `Cell In[N]` through the run's execution counts). */
+  cell: number;
+  /** 1-based line in that cell's source. */
+  line: number;
+  /** The function the frame is in (`<module>` at top level), when the traceback names it. */
+  function?: string;
+}
+
+/**
+ * What the failing run said, for rules that fire on runtime evidence rather than static inference:
+ * the exception (its message often names the receiver's type: `'Series' object has no attribute`),
+ * the notebook frames of the traceback (innermost last), and the types of live names after the
+ * last cell that ran (from the kernel probe's state summary).
+ */
+export interface RuntimeEvidence {
+  /** The cell that raised (the diagnosis target). */
+  failingCell: number;
+  ename: string;
+  evalue: string;
+  traceback: string[];
+  /** Notebook frames, outermost first (the failing cell's own frame is among them when known). */
+  frames: RuntimeFrame[];
+  /** Live names -> type name (`DataFrame`, `Series`, `ndarray`, ...), from the run's state probe. */
+  types: Record<string, string>;
+}
+
 export interface NotebookInfo {
+  /** Evidence from the failing run (rulesForError only). */
+  runtime?: RuntimeEvidence;
   pythonMajor: 2 | 3;
   pythonVersion?: string;
   env: Record<string, string>;

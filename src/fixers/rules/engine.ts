@@ -11,7 +11,7 @@ import type { Finding, FixType } from '../../core/patch.js';
 import { parsePython } from '../python/parser.js';
 import { maskIPython, overlapsMasked } from './ipython.js';
 import { indexTree } from './tree.js';
-import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell } from './context.js';
+import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
 import { Era, normalizeVersions, ruleAppliesToEnvironment } from './versions.js';
 
@@ -36,6 +36,8 @@ export interface EngineOptions {
   competition?: string;
   /** Override the notebook's Python major version (else: metadata, else syntax). */
   pythonMajor?: 2 | 3;
+  /** Evidence from the failing run (set by rulesForError's caller). */
+  runtime?: RuntimeEvidence;
 }
 
 export interface CellChange {
@@ -106,6 +108,7 @@ export function notebookInfo(nb: Notebook, cells: ParsedCell[], opts: EngineOpti
     era: new Era(opts.era ?? {}, pythonVersion),
     dataFiles: [...(opts.dataFiles ?? [])],
     competition: opts.competition,
+    ...(opts.runtime ? { runtime: opts.runtime } : {}),
     writtenFiles: nb.cells.flatMap((c) => {
       if (c.cell_type !== 'code') return [];
       const m = /^[ \t]*%%writefile\s+(?:-a\s+)?(\S+)/.exec(sourceText(c.source));
