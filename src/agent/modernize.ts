@@ -20,7 +20,7 @@ import { executeCells, type ExecEvent } from '../executor/run-notebook.js';
 import { openSandbox } from '../executor/sandbox.js';
 import { listProducedFiles } from '../executor/kaggle-layout.js';
 import type { Sandbox, SandboxRequest } from '../executor/types.js';
-import { fixNotebook, rulesForError, pinDefaults, type RuleFinding } from '../fixers/rules/index.js';
+import { fixNotebook, pinDefaults, type RuleFinding } from '../fixers/rules/index.js';
 import { buildContext, previewDataDir, type AttemptSummary } from '../fixers/context/index.js';
 import { proposePatch, validatePatch, applyEdits, syntaxProblems, type LlmProvider } from '../fixers/llm/index.js';
 import { judge, findSubmissionFile, type OracleVerdict } from './oracle.js';
@@ -30,6 +30,10 @@ import { decideReexecution } from './reexecution.js';
 import { budgetStop, DEFAULT_BUDGETS, ProgressTracker, type Budgets } from './budgets.js';
 import { JsonlLog } from './trajectory.js';
 import { writeArtifacts } from './artifacts.js';
+import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVerify, rankTrial, type VerifyLimits } from './generate-verify.js';
+import { repairCandidates } from './repair-candidates.js';
+import { readDataFacts } from './data-facts.js';
+import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 
 export interface ModernizeOptions {
   sandbox: SandboxRequest;
@@ -46,6 +50,8 @@ export interface ModernizeOptions {
   incremental?: boolean;
   /** Forbidden for patches to read (ground truth, test labels). */
   forbiddenPaths?: string[];
+  /** Generate-and-verify limits per problem (candidates, cell executions). */
+  verify?: Partial<VerifyLimits>;
   signal?: AbortSignal;
   onEvent?: (e: AgentEvent) => void;
 }
@@ -97,6 +103,9 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   let session: KernelSession | undefined;
   let fullRuns = 0;
   let staticFindings: RuleFinding[] = [];
+  /** The author's execution order, once an execution-order repair chose it (else file order). */
+  let runOrder: number[] | undefined;
+  const verifyLimits = { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) };
   const stop = (reason: StopReason, detail: string) => {
     stopReason = reason;
     stopDetail = detail;
@@ -138,6 +147,12 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     const staticFix = await fixNotebook(work, { dataFiles });
     staticFindings = staticFix.originalFindings;
     for (const patch of staticFix.patches) applyPatch(patch, 0, 'static scan');
+    // Old defaults whose effect the data itself shows (e.g. 'None' fields read as NaN since pandas 2.0).
+    const dataFacts = opts.sandbox.data ? readDataFacts(opts.sandbox.data.dir, { exclude: opts.sandbox.data.exclude ?? [] }) : undefined;
+    if (dataFacts) {
+      trajectory.append({ type: 'data-facts', facts: dataFacts });
+      for (const patch of (await pinEvidentDefaults(work, { dataFiles, dataFacts })).patches) applyPatch(patch, 0, 'static pin: the data holds values read differently since the notebook was written');
+    }
     emit({ type: 'static-pass', changedCells: staticFix.patches.length, findings: staticFix.originalFindings.length });
     trajectory.append({ type: 'static-pass', changedCells: staticFix.patches.map((p) => p.edits[0].cell), findings: staticFix.findings.map((f) => ({ cell: f.cell, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable })) });
 
@@ -160,6 +175,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       }
       const spentBefore = mode === 'incremental' && prev ? prev.cells.filter((c) => c.index < fromCell).reduce((s, c) => s + (c.durationMs ?? 0), 0) : 0;
       const res = await executeCells(input, sess, {
+        ...(runOrder ? { order: runOrder } : {}),
         deadline: Date.now() + timeoutS * 1000 - spentBefore,
         cellTimeoutMs: cellTimeoutS * 1000,
         allowErrors: false,
@@ -179,6 +195,14 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       return { notebook: res.notebook, cells, status: res.status, complete: !cells.some((c) => c.status === 'not-run'), fresh: mode !== 'incremental' };
     };
 
+    /** What the loop knows beyond the notebook, for the repair mechanisms. */
+    const repairInputs = (st: RunState) => ({
+      original,
+      ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}),
+      ...(runOrder ? { runOrder } : {}),
+      ...(st.cells.length ? {} : {}),
+    });
+
     const oracleFor = (state: RunState) => (): OracleVerdict => {
       const submission = findSubmissionFile(listProducedFiles(sb.workDirHost).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })));
       return judge({ original, current: state.notebook, ...(opts.expected ? { expectedScore: opts.expected } : {}), ...(submission ? { submission } : {}), tolerance: opts.tolerance });
@@ -192,6 +216,8 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     let lastPatchSignature: string | undefined;
     let step = 0;
     let escalate = false;
+    // Set when the kernel's state is not the kept state's (a rejected trial ran last).
+    let forceRestart = false;
 
     for (;;) {
       if (opts.signal?.aborted) {
@@ -233,10 +259,58 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       // 4. Fixers in order: matching rules, then the LLM.
       step += 1;
       let patch: Patch | undefined;
-      if (!escalate) {
-        const candidates = diagnosis.fixType === 'error-repair' && diagnosis.error
-          ? await rulesForError(work, diagnosis.cell, diagnosis.error, { dataFiles })
-          : diagnosis.fixType === 'score-calibration' ? await pinDefaults(work, { dataFiles }) : [];
+      if (!escalate && diagnosis.fixType === 'error-repair' && diagnosis.error) {
+        // Generate and verify: every plausible repair, tried in order; the first that runs and
+        // agrees with the stored outputs is kept (trials are recorded, not counted as fixes).
+        const candidates = distinctCandidates(
+          await repairCandidates({ notebook: work, cell: diagnosis.cell, error: diagnosis.error, dataFiles, ...repairInputs(state) }),
+          (c) => !tried.has(candidateKey(c)) && (c.order ? JSON.stringify(c.order) !== JSON.stringify(runOrder) : changes(work, c.patch)),
+        );
+        if (candidates.length) {
+          const target = diagnosis.cell;
+          const before = diagnosis.error;
+          const gv = await generateAndVerify(candidates, async (c, index) => {
+            const saved = { work, runOrder };
+            work = withSources(work, applyEdits(work, c.patch.edits).sources);
+            if (c.order) runOrder = c.order;
+            const execBefore = sess.cellExecutions;
+            const patched = c.patch.edits.map((e) => e.cell);
+            const fromCell = c.order ? 0 : Math.min(...patched, target);
+            let s: RunState;
+            if (index === 0 && !forceRestart && !c.order) {
+              const decision = decideReexecution({ incrementalEnabled: incremental, kernelAlive: sess.alive, patchedCells: patched, failedCell: target, lastRunCells: state.cells, lastRunWasComplete: state.complete && state.status === 'ok' });
+              trajectory.append({ type: 'reexecution', step, candidate: index, ...decision });
+              s = decision.mode === 'incremental' ? await execute('incremental', decision.fromCell, state) : await execute('full', 0);
+            } else {
+              s = await execute('full', 0);
+            }
+            const outcome = rankTrial(target, fromCell, before, s.cells, oracleFor(s)().comparisons, sess.cellExecutions - execBefore);
+            trajectory.append({ type: 'candidate', step, index, label: c.label, source: c.patch.source, summary: c.patch.summary, edits: c.patch.edits, ...(c.order ? { order: c.order } : {}), outcome });
+            work = saved.work;
+            runOrder = saved.runOrder;
+            return { state: s, outcome };
+          }, verifyLimits);
+          for (const c of candidates.slice(0, gv.trials.length)) tried.add(candidateKey(c));
+          trajectory.append({ type: 'verify', step, cell: target, trials: gv.trials, kept: gv.kept?.index ?? null, ...(gv.stoppedBy ? { stoppedBy: gv.stoppedBy } : {}) });
+          // The kernel holds the last trial's state: unless that is the kept one, the next run starts fresh.
+          forceRestart = !gv.kept || gv.lastIndex !== gv.kept.index;
+          if (gv.kept) {
+            const kept = gv.kept.candidate;
+            if (kept.order) runOrder = kept.order;
+            const fix = applyPatch(kept.patch, step, diagnosis.why, { ename: before.ename, evalue: before.evalue });
+            fix.candidates = gv.trials.map((t) => ({ label: t.label, summary: t.summary, outcome: t.outcome.rank, detail: t.outcome.detail, kept: t.kept }));
+            if (kept.order) fix.summary = `${kept.patch.summary} (run order: ${kept.order.join(', ')})`;
+            attempts.push({ fixType: kept.patch.fixType, source: fix.source, cells: fix.cells, summary: kept.patch.summary, outcome: 'pending' });
+            lastPatchSignature = diagnosis.signature;
+            escalate = false;
+            state = gv.kept.state;
+            if (forceRestart) state = { ...state, fresh: false };
+            continue;
+          }
+          for (const t of gv.trials) emit({ type: 'rejected', source: 'rule', reason: `candidate ${t.label}: ${t.outcome.detail}` });
+        }
+      } else if (!escalate && diagnosis.fixType === 'score-calibration') {
+        const candidates = await pinDefaults(work, { dataFiles });
         patch = candidates.find((p) => !tried.has(patchKey(p)) && changes(work, p));
       }
       if (!patch && provider) {
@@ -327,7 +401,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       const failedCell = state.cells.find((c) => c.status !== 'ok' && c.status !== 'not-run')?.index;
       const decision = decideReexecution({
         incrementalEnabled: incremental,
-        kernelAlive: sess.alive,
+        kernelAlive: sess.alive && !forceRestart,
         patchedCells: fix.cells,
         failedCell,
         lastRunCells: state.cells,
@@ -337,6 +411,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       trajectory.append({ type: 'reexecution', step, ...decision });
       log.info(`step ${step}: ${decision.mode} from cell ${decision.fromCell}: ${decision.reason}`);
       state = decision.mode === 'incremental' ? await execute('incremental', decision.fromCell, state) : await execute('full', 0);
+      forceRestart = false;
     }
   } catch (err) {
     if (opts.signal?.aborted) stop('interrupted', 'interrupted by the user');
@@ -393,6 +468,13 @@ function outputText(nb: Notebook, cell: number): string {
     .map((o: any) => (o.output_type === 'stream' && o.name === 'stdout' ? sourceText(o.text) : o.output_type === 'execute_result' ? sourceText(o.data?.['text/plain']) : ''))
     .join('')
     .slice(0, 2000);
+}
+
+/** A copy of the notebook with these cells' sources replaced. */
+function withSources(nb: Notebook, sources: Map<number, string>): Notebook {
+  const out = structuredClone(nb);
+  for (const [cell, src] of sources) out.cells[cell].source = toLines(src);
+  return out;
 }
 
 function patchKey(p: Patch): string {

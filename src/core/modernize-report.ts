@@ -31,6 +31,13 @@ export const FixRecord = z.object({
   summary: z.string(),
   trigger: z.string().describe('what the fix addressed: error signature, slow cell, drifted value'),
   outcome: z.string().optional().describe('what the next run showed'),
+  candidates: z.array(z.object({
+    label: z.string().describe('what the candidate chose (a data file, a module, a run order)'),
+    summary: z.string(),
+    outcome: z.enum(['agrees', 'runs-drifts', 'error-moved', 'same-error']),
+    detail: z.string(),
+    kept: z.boolean(),
+  })).optional().describe('generate-and-verify: every candidate tried for this problem, in order, and which was kept'),
 });
 export type FixRecord = z.infer<typeof FixRecord>;
 

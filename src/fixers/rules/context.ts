@@ -81,6 +81,14 @@ export interface NotebookInfo {
   competition?: string;
   /** Files the notebook writes with %%writefile (local helper modules it defines itself). */
   writtenFiles: string[];
+  /** What the mounted data holds that a rule's effect depends on (evidence-gated pins). */
+  dataFacts?: DataFacts;
+}
+
+/** Facts read from the competition's data files (not from the notebook). */
+export interface DataFacts {
+  /** Per data file: field values that today's read_csv reads as missing and the notebook's era did not ('None'). */
+  newlyMissingTokens: Record<string, string[]>;
 }
 
 const FRAME_PRODUCERS = new Set([

@@ -11,7 +11,7 @@ import type { Finding, FixType } from '../../core/patch.js';
 import { parsePython } from '../python/parser.js';
 import { maskIPython, overlapsMasked } from './ipython.js';
 import { indexTree } from './tree.js';
-import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence } from './context.js';
+import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
 import { Era, normalizeVersions, ruleAppliesToEnvironment } from './versions.js';
 
@@ -38,6 +38,8 @@ export interface EngineOptions {
   pythonMajor?: 2 | 3;
   /** Evidence from the failing run (set by rulesForError's caller). */
   runtime?: RuntimeEvidence;
+  /** Facts about the mounted data (evidence-gated pins). */
+  dataFacts?: DataFacts;
 }
 
 export interface CellChange {
@@ -109,6 +111,7 @@ export function notebookInfo(nb: Notebook, cells: ParsedCell[], opts: EngineOpti
     dataFiles: [...(opts.dataFiles ?? [])],
     competition: opts.competition,
     ...(opts.runtime ? { runtime: opts.runtime } : {}),
+    ...(opts.dataFacts ? { dataFacts: opts.dataFacts } : {}),
     writtenFiles: nb.cells.flatMap((c) => {
       if (c.cell_type !== 'code') return [];
       const m = /^[ \t]*%%writefile\s+(?:-a\s+)?(\S+)/.exec(sourceText(c.source));

@@ -16,9 +16,10 @@ import { scipyRules } from './scipy.js';
 import { statsmodelsRules } from './statsmodels.js';
 import { environmentRules } from './environment.js';
 import { dataPathRules } from './data-paths.js';
+import { pandasReadCsvNoneNa } from './pandas-na-defaults.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, ...dataPathRules];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, ...dataPathRules, pandasReadCsvNoneNa];
   const seen = new Set<string>();
   for (const r of all) {
     if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id}`);

@@ -5,7 +5,7 @@
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { FixType } from '../../core/patch.js';
-import type { CellContext } from './context.js';
+import type { CellContext, DataFacts } from './context.js';
 
 export type Library =
   | 'python'
@@ -82,6 +82,8 @@ export interface FixtureContext {
   era?: EraHint;
   /** Data file names the competition provides. */
   dataFiles?: string[];
+  /** Facts about those files (evidence-gated pins). */
+  dataFacts?: DataFacts;
 }
 
 export interface EraHint {

@@ -25,6 +25,7 @@ export function fixtureOptions(rule: Rule, f: Fixture): RuleOptions {
     era: f.context?.era,
     dataFiles: f.context?.dataFiles,
     pythonMajor: f.context?.pythonMajor,
+    ...(f.context?.dataFacts ? { dataFacts: f.context.dataFacts } : {}),
   };
 }
 

@@ -1,0 +1,161 @@
+/**
+ * Generate and verify: when several repairs are plausible for one failing cell (which data file is
+ * meant, where a moved name lives now, dropping vs renaming a keyword, the author's execution order),
+ * try them in a fixed order and keep the first that runs AND agrees with the notebook's stored
+ * outputs of the patched cell and the cells after it. The stored outputs are the evidence: a printed
+ * `shape` or `head()` tells which data file the author read.
+ *
+ * Why a separate module with the trial passed in: the policy (ranking, budgets, what counts as
+ * agreement) is testable without kernels; the loop supplies `trial`, which applies a candidate to
+ * a copy of the notebook and runs it (incrementally for the first, from a fresh kernel after that,
+ * since an earlier trial has touched the kernel's state).
+ */
+import type { Notebook } from '../core/notebook.js';
+import type { Patch } from '../core/patch.js';
+import type { CellRecord } from '../core/run-result.js';
+import { errorSignature } from './diagnosis.js';
+import type { Comparison } from './oracle.js';
+
+/**
+ * One plausible repair; `label` says what it chose ("train.csv", "sklearn.model_selection").
+ * `order` (a run order of the code cells) makes it an execution-order repair; its patch then
+ * has no edits.
+ */
+export interface Candidate {
+  patch: Patch;
+  label: string;
+  order?: number[];
+}
+
+/** How a trial ended, best first: kept at once, kept as a fallback, or rejected. */
+export type TrialRank = 'agrees' | 'runs-drifts' | 'error-moved' | 'same-error';
+
+export interface TrialOutcome {
+  rank: TrialRank;
+  /** One line for the trajectory and the report. */
+  detail: string;
+  /** Comparisons the trial's run made against stored outputs (cells from the patched one on). */
+  compared: number;
+  drifted: number;
+  cellExecutions: number;
+}
+
+export interface TrialRecord {
+  index: number;
+  label: string;
+  summary: string;
+  outcome: TrialOutcome;
+  kept: boolean;
+}
+
+export interface VerifyLimits {
+  /** Candidates tried at most per problem. */
+  maxCandidates: number;
+  /** Cell executions spent at most on trials per problem. */
+  maxCellExecutions: number;
+}
+
+export const DEFAULT_VERIFY_LIMITS: VerifyLimits = { maxCandidates: 6, maxCellExecutions: 600 };
+
+const RANK_ORDER: TrialRank[] = ['agrees', 'runs-drifts', 'error-moved', 'same-error'];
+
+export interface VerifyResult<S> {
+  kept?: { candidate: Candidate; state: S; outcome: TrialOutcome; index: number };
+  /** The state of the last trial run (the kernel holds it). */
+  lastIndex: number;
+  trials: TrialRecord[];
+  /** Why trying stopped early, when it did. */
+  stoppedBy?: 'candidates' | 'cell-executions';
+}
+
+/**
+ * Try candidates in order; keep the first that agrees, else the best-ranked fallback that made
+ * progress (a later error or drift is still progress over the same error), else none.
+ */
+export async function generateAndVerify<S>(
+  candidates: readonly Candidate[],
+  trial: (c: Candidate, index: number) => Promise<{ state: S; outcome: TrialOutcome }>,
+  limits: VerifyLimits = DEFAULT_VERIFY_LIMITS,
+): Promise<VerifyResult<S>> {
+  const trials: TrialRecord[] = [];
+  let best: VerifyResult<S>['kept'];
+  let spent = 0;
+  let lastIndex = -1;
+  let stoppedBy: VerifyResult<S>['stoppedBy'];
+  for (const [index, candidate] of candidates.entries()) {
+    if (index >= limits.maxCandidates) {
+      stoppedBy = 'candidates';
+      break;
+    }
+    if (spent >= limits.maxCellExecutions) {
+      stoppedBy = 'cell-executions';
+      break;
+    }
+    const { state, outcome } = await trial(candidate, index);
+    lastIndex = index;
+    spent += outcome.cellExecutions;
+    trials.push({ index, label: candidate.label, summary: candidate.patch.summary, outcome, kept: false });
+    if (outcome.rank !== 'same-error' && (!best || RANK_ORDER.indexOf(outcome.rank) < RANK_ORDER.indexOf(best.outcome.rank))) {
+      best = { candidate, state, outcome, index };
+    }
+    if (outcome.rank === 'agrees') break;
+  }
+  if (best) trials[trials.findIndex((t) => t.index === best!.index)].kept = true;
+  return { ...(best ? { kept: best } : {}), lastIndex, trials, ...(stoppedBy ? { stoppedBy } : {}) };
+}
+
+/**
+ * Rank one trial's run: did the target cell stop raising its error, and do the stored outputs of
+ * the target cell and the cells after it that ran agree? `comparisons` are the oracle's over the
+ * whole notebook; only cells from `target` on that ran without error count (earlier cells did not
+ * change, and a cell that did not run has nothing to say).
+ */
+export function rankTrial(
+  target: number,
+  fromCell: number,
+  before: { ename: string; evalue: string },
+  cells: readonly CellRecord[],
+  comparisons: readonly Comparison[],
+  cellExecutions: number,
+): TrialOutcome {
+  const targetRec = cells.find((c) => c.index === target);
+  const failed = cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  const ranOk = new Set(cells.filter((c) => c.status === 'ok').map((c) => c.index));
+  const relevant = comparisons.filter((c) => c.cell !== null && c.cell >= Math.min(target, fromCell) && ranOk.has(c.cell) && !c.outOfOrder);
+  const drifted = relevant.filter((c) => !c.ok).length;
+  const base = { compared: relevant.length, drifted, cellExecutions };
+  if (targetRec && targetRec.status !== 'ok') {
+    const err = targetRec.error ?? { ename: targetRec.status, evalue: '', traceback: [] };
+    const same = errorSignature(target, err) === errorSignature(target, { ...before, traceback: [] });
+    return { ...base, rank: same ? 'same-error' : 'error-moved', detail: `cell ${target} still fails: ${err.ename}: ${err.evalue}`.slice(0, 200) };
+  }
+  const next = failed ? `; next error in cell ${failed.index}: ${failed.error?.ename ?? failed.status}` : '';
+  if (drifted > 0) {
+    const d = relevant.find((c) => !c.ok)!;
+    return { ...base, rank: 'runs-drifts', detail: `runs; ${drifted}/${relevant.length} stored values differ (cell ${d.cell}: ${d.original} -> ${d.new})${next}` };
+  }
+  return { ...base, rank: 'agrees', detail: `runs; ${relevant.length} stored values agree${next}` };
+}
+
+/** A key that tells two candidates apart (edits and run order). */
+export function candidateKey(c: Candidate): string {
+  return JSON.stringify([c.patch.edits, c.order ?? null]);
+}
+
+/** Candidates with distinct edits, in order (rules may reach the same rewrite by two paths). */
+export function distinctCandidates(cands: readonly Candidate[], isNew: (c: Candidate) => boolean): Candidate[] {
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const c of cands) {
+    const key = candidateKey(c);
+    if (seen.has(key) || !isNew(c)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+
+/** Count of code cells, for budgets stated per notebook size. */
+export function codeCellCount(nb: Notebook): number {
+  return nb.cells.filter((c) => c.cell_type === 'code').length;
+}

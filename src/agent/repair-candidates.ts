@@ -1,0 +1,39 @@
+/**
+ * Every deterministic repair that is plausible for one failing cell, in the order generate-and-
+ * verify tries them: the rules whose error signature matches (fired on runtime evidence: the
+ * traceback's frames, the message's type names), then the other generic mechanisms.
+ *
+ * Why one place: each mechanism alone proposes its best guess; together they form the candidate
+ * list, and the stored outputs (not the order here) decide which one is kept.
+ */
+import type { Notebook } from '../core/notebook.js';
+import type { CellError } from '../core/run-result.js';
+import { rulesForError } from '../fixers/rules/index.js';
+import type { RuntimeEvidence } from '../fixers/rules/context.js';
+import type { Candidate } from './generate-verify.js';
+
+export interface RepairInputs {
+  notebook: Notebook;
+  cell: number;
+  error: CellError;
+  /** Data file names relative to the mounted data dir. */
+  dataFiles: string[];
+  competition?: string;
+  /** The notebook as its author left it (stored outputs and execution counts). */
+  original?: Notebook;
+  /** What the failing run said (traceback frames, live types). */
+  runtime?: RuntimeEvidence;
+  /** The run order in force (undefined: file order). */
+  runOrder?: number[];
+}
+
+export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  const rulePatches = await rulesForError(inp.notebook, inp.cell, inp.error, {
+    dataFiles: inp.dataFiles,
+    ...(inp.competition ? { competition: inp.competition } : {}),
+    ...(inp.runtime ? { runtime: inp.runtime } : {}),
+  });
+  for (const p of rulePatches) out.push({ patch: p, label: p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule' });
+  return out;
+}

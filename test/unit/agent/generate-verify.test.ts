@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateAndVerify, rankTrial, distinctCandidates, type Candidate, type TrialOutcome } from '../../../src/agent/generate-verify.js';
+import type { CellRecord } from '../../../src/core/run-result.js';
+
+const cand = (label: string, cell = 1): Candidate => ({
+  label,
+  patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['x'] }, edits: [{ cell, op: 'replace', newSource: label }], summary: label },
+});
+const outcome = (rank: TrialOutcome['rank'], cells = 3): TrialOutcome => ({ rank, detail: rank, compared: 1, drifted: rank === 'runs-drifts' ? 1 : 0, cellExecutions: cells });
+const rec = (index: number, status: CellRecord['status'], error?: { ename: string; evalue: string }): CellRecord =>
+  ({ index, status, durationMs: 1, ...(error ? { error: { ...error, traceback: [] } } : {}) }) as CellRecord;
+
+describe('generateAndVerify', () => {
+  it('keeps the first candidate that agrees and stops trying', async () => {
+    const ranks: TrialOutcome['rank'][] = ['same-error', 'runs-drifts', 'agrees', 'agrees'];
+    const seen: number[] = [];
+    const r = await generateAndVerify(['a', 'b', 'c', 'd'].map((l) => cand(l)), async (_c, i) => { seen.push(i); return { state: i, outcome: outcome(ranks[i]) }; });
+    assert.deepEqual(seen, [0, 1, 2]);
+    assert.equal(r.kept?.candidate.label, 'c');
+    assert.equal(r.lastIndex, 2);
+    assert.deepEqual(r.trials.map((t) => t.kept), [false, false, true]);
+  });
+
+  it('falls back to the best-ranked progress when none agrees', async () => {
+    const ranks: TrialOutcome['rank'][] = ['error-moved', 'runs-drifts', 'same-error'];
+    const r = await generateAndVerify(['a', 'b', 'c'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: outcome(ranks[i]) }));
+    assert.equal(r.kept?.candidate.label, 'b');
+    assert.equal(r.lastIndex, 2);
+  });
+
+  it('keeps nothing when every candidate leaves the same error', async () => {
+    const r = await generateAndVerify(['a', 'b'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: outcome('same-error') }));
+    assert.equal(r.kept, undefined);
+    assert.equal(r.trials.length, 2);
+  });
+
+  it('stops at the cell-execution budget and says so', async () => {
+    const r = await generateAndVerify(['a', 'b', 'c'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: outcome('same-error', 50) }), { maxCandidates: 10, maxCellExecutions: 100 });
+    assert.equal(r.trials.length, 2);
+    assert.equal(r.stoppedBy, 'cell-executions');
+  });
+});
+
+describe('rankTrial', () => {
+  const before = { ename: 'FileNotFoundError', evalue: "[Errno 2] No such file or directory: 'data/train.csv'" };
+  it('same error at the target is same-error; another error there is error-moved', () => {
+    assert.equal(rankTrial(1, 1, before, [rec(0, 'ok'), rec(1, 'error', before)], [], 2).rank, 'same-error');
+    assert.equal(rankTrial(1, 1, before, [rec(0, 'ok'), rec(1, 'error', { ename: 'KeyError', evalue: "'Age'" })], [], 2).rank, 'error-moved');
+  });
+  it('judges only stored values of cells from the patched one on that ran', () => {
+    const cells = [rec(0, 'ok'), rec(1, 'ok'), rec(2, 'ok'), rec(3, 'error', { ename: 'ValueError', evalue: 'x' })];
+    const cmp = (cell: number, ok: boolean) => ({ cell, original: 1, new: ok ? 1 : 2, relDiff: ok ? 0 : 1, ok });
+    assert.equal(rankTrial(1, 1, before, cells, [cmp(0, false), cmp(1, true), cmp(3, false)], 3).rank, 'agrees');
+    const drift = rankTrial(1, 1, before, cells, [cmp(2, false)], 3);
+    assert.equal(drift.rank, 'runs-drifts');
+    assert.match(drift.detail, /next error in cell 3/);
+    // a patch to an earlier cell (a helper defined above) counts from that cell
+    assert.equal(rankTrial(2, 0, before, cells, [cmp(1, false)], 3).rank, 'runs-drifts');
+  });
+  it('distinctCandidates drops repeats and tried ones', () => {
+    const a = cand('a');
+    const out = distinctCandidates([a, cand('a'), cand('b'), { ...cand('c'), order: [1, 0] }], (c) => c.label !== 'b');
+    assert.deepEqual(out.map((c) => c.label), ['a', 'c']);
+  });
+});
