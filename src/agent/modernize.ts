@@ -34,6 +34,8 @@ import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVer
 import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
+import { eraFromStoredOutputs } from '../fixers/rules/era-evidence.js';
+import type { EraHint } from '../fixers/rules/types.js';
 
 export interface ModernizeOptions {
   sandbox: SandboxRequest;
@@ -50,6 +52,8 @@ export interface ModernizeOptions {
   incremental?: boolean;
   /** Forbidden for patches to read (ground truth, test labels). */
   forbiddenPaths?: string[];
+  /** When the notebook was written / which versions its author used (merged with what its outputs show). */
+  era?: EraHint;
   /** Generate-and-verify limits per problem (candidates, cell executions). */
   verify?: Partial<VerifyLimits>;
   signal?: AbortSignal;
@@ -106,6 +110,8 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   /** The author's execution order, once an execution-order repair chose it (else file order). */
   let runOrder: number[] | undefined;
   const verifyLimits = { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) };
+  // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
+  const era = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
   const stop = (reason: StopReason, detail: string) => {
     stopReason = reason;
     stopDetail = detail;
@@ -144,14 +150,14 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
 
   try {
     // 1. Static pass: every safe rule, all at once, before the first run (free, deterministic).
-    const staticFix = await fixNotebook(work, { dataFiles });
+    const staticFix = await fixNotebook(work, { dataFiles, era });
     staticFindings = staticFix.originalFindings;
     for (const patch of staticFix.patches) applyPatch(patch, 0, 'static scan');
     // Old defaults whose effect the data itself shows (e.g. 'None' fields read as NaN since pandas 2.0).
     const dataFacts = opts.sandbox.data ? readDataFacts(opts.sandbox.data.dir, { exclude: opts.sandbox.data.exclude ?? [] }) : undefined;
     if (dataFacts) {
       trajectory.append({ type: 'data-facts', facts: dataFacts });
-      for (const patch of (await pinEvidentDefaults(work, { dataFiles, dataFacts })).patches) applyPatch(patch, 0, 'static pin: the data holds values read differently since the notebook was written');
+      for (const patch of (await pinEvidentDefaults(work, { dataFiles, dataFacts, era })).patches) applyPatch(patch, 0, 'static pin: the data holds values read differently since the notebook was written');
     }
     emit({ type: 'static-pass', changedCells: staticFix.patches.length, findings: staticFix.originalFindings.length });
     trajectory.append({ type: 'static-pass', changedCells: staticFix.patches.map((p) => p.edits[0].cell), findings: staticFix.findings.map((f) => ({ cell: f.cell, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable })) });
@@ -198,6 +204,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     /** What the loop knows beyond the notebook, for the repair mechanisms. */
     const repairInputs = (st: RunState) => ({
       original,
+      era,
       ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}),
       ...(runOrder ? { runOrder } : {}),
       ...(st.cells.length ? {} : {}),
@@ -310,7 +317,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
           for (const t of gv.trials) emit({ type: 'rejected', source: 'rule', reason: `candidate ${t.label}: ${t.outcome.detail}` });
         }
       } else if (!escalate && diagnosis.fixType === 'score-calibration') {
-        const candidates = await pinDefaults(work, { dataFiles });
+        const candidates = await pinDefaults(work, { dataFiles, era });
         patch = candidates.find((p) => !tried.has(patchKey(p)) && changes(work, p));
       }
       if (!patch && provider) {

@@ -11,6 +11,7 @@ import type { CellError } from '../core/run-result.js';
 import { rulesForError } from '../fixers/rules/index.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
+import type { EraHint } from '../fixers/rules/types.js';
 
 export interface RepairInputs {
   notebook: Notebook;
@@ -23,6 +24,8 @@ export interface RepairInputs {
   original?: Notebook;
   /** What the failing run said (traceback frames, live types). */
   runtime?: RuntimeEvidence;
+  /** The notebook's era (date, versions, bounds from its stored outputs). */
+  era?: EraHint;
   /** The run order in force (undefined: file order). */
   runOrder?: number[];
 }
@@ -33,6 +36,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     dataFiles: inp.dataFiles,
     ...(inp.competition ? { competition: inp.competition } : {}),
     ...(inp.runtime ? { runtime: inp.runtime } : {}),
+    ...(inp.era ? { era: inp.era } : {}),
   });
   for (const p of rulePatches) out.push({ patch: p, label: p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule' });
   return out;

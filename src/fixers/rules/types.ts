@@ -91,6 +91,14 @@ export interface EraHint {
   date?: string;
   /** Library versions the author used, keyed like Library ("scikit-learn": "0.19.1"). */
   versions?: Partial<Record<Library, string>>;
+  /** Evidence that a library was older than a version (e.g. read from the stored outputs). */
+  bounds?: Partial<Record<Library, EraBound>>;
+}
+
+/** The notebook's `lib` is known to be older than `version`, because of `reason`. */
+export interface EraBound {
+  version: string;
+  reason: string;
 }
 
 export interface Rule {

@@ -114,6 +114,7 @@ export class Era {
   readonly reasons: Partial<Record<Library, string>> = {};
 
   constructor(readonly hint: EraHint = {}, pythonVersion?: string) {
+    for (const [lib, b] of Object.entries(hint.bounds ?? {}) as Array<[Library, { version: string; reason: string }]>) this.bound(lib, b.version, b.reason);
     if (pythonVersion) {
       for (const row of PYTHON_UPPER) {
         if (versionLess(pythonVersion, row.python)) {

@@ -1,0 +1,100 @@
+/**
+ * The notebook's era read from its stored outputs: what the author's libraries printed is evidence
+ * of which versions they were. Pins of old defaults apply only when the era predates the change, and
+ * a notebook's metadata rarely says more than the Python version; the outputs often say much more:
+ *
+ *  - scikit-learn estimator reprs listing every parameter (`RandomForestClassifier(bootstrap=True,
+ *    class_weight=None, ...)`) come from before 0.23, which made `print_changed_only=True` the default
+ *    (whatsnew v0.23, "Changed display of estimators");
+ *  - such a repr shows the defaults the author's run really used: `n_estimators=10` on a forest, or
+ *    `solver='liblinear'` on a LogisticRegression the source never configured, are 0.21-or-older
+ *    defaults (changed in 0.22); deprecation-period values (`'warn'`, `'auto_deprecated'`) are 0.20–0.21;
+ *  - library warnings name their file (`.../sklearn/ensemble/forest.py:246: FutureWarning: ... will
+ *    change from 10 in version 0.20 to 100 in 0.22`): the library was older than the version announced.
+ *
+ * Every bound carries its reason, which the pins quote in their messages.
+ */
+import type { Notebook } from '../../core/notebook.js';
+import { sourceText } from '../../core/notebook.js';
+import type { EraBound, Library } from './types.js';
+
+/** Python package directory names -> the rule engine's library names. */
+const PACKAGE_LIBRARY: Record<string, Library> = {
+  sklearn: 'scikit-learn', pandas: 'pandas', numpy: 'numpy', matplotlib: 'matplotlib', seaborn: 'seaborn',
+  xgboost: 'xgboost', scipy: 'scipy', statsmodels: 'statsmodels',
+};
+
+/** Estimator classes whose full repr has these parameters (a handful is enough to recognise one). */
+const FULL_REPR_PARAMS = ['class_weight=', 'verbose=', 'n_jobs=', 'random_state=', 'warm_start=', 'copy_X=', 'fit_intercept=', 'max_iter=', 'tol=', 'bootstrap=', 'criterion=', 'min_samples_split='];
+
+/** Defaults that changed in scikit-learn 0.22, as the old repr shows them: class, param, old value. */
+const OLD_DEFAULTS_022: Array<{ classes: RegExp; param: string; value: RegExp }> = [
+  { classes: /^(RandomForest|ExtraTrees)(Classifier|Regressor)$/, param: 'n_estimators', value: /^10$/ },
+  { classes: /^LogisticRegression$/, param: 'solver', value: /^'liblinear'$/ },
+  { classes: /^LogisticRegression$/, param: 'multi_class', value: /^'ovr'$/ },
+  { classes: /^(SVC|SVR|NuSVC|NuSVR|OneClassSVM)$/, param: 'gamma', value: /^'auto'$/ },
+];
+
+const WARN_VALUES = /=\s*'(warn|auto_deprecated)'/;
+
+export function eraFromStoredOutputs(nb: Notebook): Partial<Record<Library, EraBound>> {
+  const bounds: Partial<Record<Library, EraBound>> = {};
+  const bound = (lib: Library, version: string, reason: string) => {
+    const cur = bounds[lib];
+    if (!cur || versionLess(version, cur.version)) bounds[lib] = { version, reason };
+  };
+  const source = nb.cells.filter((c) => c.cell_type === 'code').map((c) => sourceText(c.source)).join('\n');
+  for (const cell of nb.cells) {
+    if (cell.cell_type !== 'code') continue;
+    for (const text of outputTexts(cell.outputs as any[])) {
+      // A repr may be wrapped over several lines; join them so a call's parameters are one string.
+      const joined = text.replace(/,\s*\n\s*/g, ', ');
+      for (const m of joined.matchAll(/\b([A-Z][A-Za-z0-9]*)\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)) {
+        const [, cls, params] = m;
+        const hits = FULL_REPR_PARAMS.filter((p) => params.includes(p)).length;
+        if (hits < 3) continue;
+        bound('scikit-learn', '0.23', `its stored output shows a full ${cls}(...) repr, printed by scikit-learn before 0.23`);
+        if (WARN_VALUES.test(params)) bound('scikit-learn', '0.22', `its stored ${cls} repr shows a deprecation-period default ('warn'), scikit-learn 0.20–0.21`);
+        for (const d of OLD_DEFAULTS_022) {
+          if (!d.classes.test(cls)) continue;
+          const v = new RegExp(`\\b${d.param}=([^,)]+)`).exec(params)?.[1]?.trim();
+          // Only a default the author did not set: the source never passes this parameter.
+          if (v && d.value.test(v) && !new RegExp(`\\b${d.param}\\s*=`).test(source)) {
+            bound('scikit-learn', '0.22', `its stored ${cls} repr shows the old default ${d.param}=${v} (changed in scikit-learn 0.22)`);
+          }
+        }
+      }
+      for (const m of text.matchAll(/[\\/](sklearn|pandas|numpy|matplotlib|seaborn|xgboost|scipy|statsmodels)[\\/][\w\\/.]*\.py:\d+: (?:Future|Deprecation|PendingDeprecation)Warning: ([^\n]*)/g)) {
+        const lib = PACKAGE_LIBRARY[m[1]];
+        // "will be removed in 0.22", "will change from 10 in version 0.20 to 100 in 0.22": the last version named is the future one.
+        const versions = [...m[2].matchAll(/\b(?:in|from)\s+(?:version\s+)?v?(\d+\.\d+(?:\.\d+)?)/gi)].map((x) => x[1]);
+        const future = versions[versions.length - 1];
+        if (lib && future && /\b(removed|change|changed|deprecated|will)\b/i.test(m[2])) bound(lib, future, `a ${m[1]} warning in its stored output announces a change in ${m[1]} ${future}`);
+      }
+    }
+  }
+  return bounds;
+}
+
+function outputTexts(outputs: any[] | undefined): string[] {
+  const out: string[] = [];
+  for (const o of outputs ?? []) {
+    if (o.output_type === 'stream') out.push(sourceText(o.text));
+    else if (o.output_type === 'execute_result' || o.output_type === 'display_data') {
+      const t = o.data?.['text/plain'];
+      if (t !== undefined) out.push(sourceText(t));
+    }
+  }
+  return out;
+}
+
+function versionLess(a: string, b: string): boolean {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? 0;
+    const y = pb[i] ?? 0;
+    if (x !== y) return x < y;
+  }
+  return false;
+}

@@ -1,0 +1,38 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { eraFromStoredOutputs } from '../../../src/fixers/rules/era-evidence.js';
+import { Era } from '../../../src/fixers/rules/versions.js';
+import { notebookOf } from './support.js';
+
+function withOutputs(sources: string[], outputs: any[][]) {
+  const nb = notebookOf(sources);
+  nb.cells.forEach((c: any, i) => { c.outputs = outputs[i] ?? []; });
+  return nb;
+}
+const result = (text: string) => ({ output_type: 'execute_result', execution_count: 1, data: { 'text/plain': text }, metadata: {} });
+const stderr = (text: string) => ({ output_type: 'stream', name: 'stderr', text });
+
+describe('eraFromStoredOutputs', () => {
+  it('a full estimator repr bounds scikit-learn below 0.23; an unset old default below 0.22', () => {
+    const nb = withOutputs(['clf = RandomForestClassifier()\nclf.fit(X, y)'], [[result("RandomForestClassifier(bootstrap=True, class_weight=None, criterion='gini',\n            max_depth=None, max_features='auto', n_estimators=10, n_jobs=1,\n            random_state=None, verbose=0, warm_start=False)")]]);
+    const b = eraFromStoredOutputs(nb);
+    assert.equal(b['scikit-learn']?.version, '0.22');
+    assert.match(b['scikit-learn']!.reason, /n_estimators=10/);
+    assert.equal(new Era({ bounds: b }).predates('scikit-learn', '0.22'), true);
+  });
+
+  it('an explicitly set value proves nothing about defaults', () => {
+    const nb = withOutputs(['clf = RandomForestClassifier(n_estimators=10)\nclf.fit(X, y)'], [[result("RandomForestClassifier(bootstrap=True, class_weight=None, criterion='gini', n_estimators=10, n_jobs=1, random_state=None, verbose=0)")]]);
+    assert.equal(eraFromStoredOutputs(nb)['scikit-learn']?.version, '0.23');
+  });
+
+  it("reads library warnings: '... in version 0.20 to 100 in 0.22' bounds below 0.22", () => {
+    const nb = withOutputs(['m.fit(X, y)'], [[stderr('/opt/conda/lib/python3.6/site-packages/sklearn/ensemble/forest.py:246: FutureWarning: The default value of n_estimators will change from 10 in version 0.20 to 100 in 0.22.\n  "10 in version 0.20 to 100 in 0.22.", FutureWarning)\n')]]);
+    assert.equal(eraFromStoredOutputs(nb)['scikit-learn']?.version, '0.22');
+  });
+
+  it('modern reprs and plain numbers give no bound', () => {
+    const nb = withOutputs(['clf.fit(X, y)', 'print(acc)'], [[result('RandomForestClassifier(n_estimators=200)')], [result('0.8123')]]);
+    assert.deepEqual(eraFromStoredOutputs(nb), {});
+  });
+});
