@@ -69,11 +69,23 @@ export function eraFromStoredOutputs(nb: Notebook): Partial<Record<Library, EraB
         // "will be removed in 0.22", "will change from 10 in version 0.20 to 100 in 0.22": the last version named is the future one.
         const versions = [...m[2].matchAll(/\b(?:in|from)\s+(?:version\s+)?v?(\d+\.\d+(?:\.\d+)?)/gi)].map((x) => x[1]);
         const future = versions[versions.length - 1];
-        if (lib && future && /\b(removed|change|changed|deprecated|will)\b/i.test(m[2])) bound(lib, future, `a ${m[1]} warning in its stored output announces a change in ${m[1]} ${future}`);
+        // A library file may warn about Python itself ("... and in 3.8 it will stop working"): only
+        // versions that library could have announced count.
+        if (lib && future && /\b(removed|change|changed|deprecated|will)\b/i.test(m[2]) && !/\bpython\b|collections/i.test(m[2]) && plausible(lib, future)) bound(lib, future, `a ${m[1]} warning in its stored output announces a change in ${m[1]} ${future}`);
       }
     }
   }
   return bounds;
+}
+
+/** Newest release line each library could announce from the notebooks' era on (a guard against other projects' versions). */
+const NEWEST: Partial<Record<Library, string>> = {
+  'scikit-learn': '1.6', pandas: '3.0', numpy: '2.3', matplotlib: '3.10', seaborn: '0.14', xgboost: '3.1', scipy: '1.16', statsmodels: '0.15',
+};
+
+function plausible(lib: Library, version: string): boolean {
+  const newest = NEWEST[lib];
+  return !newest || !versionLess(newest, version);
 }
 
 function outputTexts(outputs: any[] | undefined): string[] {

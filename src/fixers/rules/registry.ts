@@ -17,9 +17,10 @@ import { statsmodelsRules } from './statsmodels.js';
 import { environmentRules } from './environment.js';
 import { dataPathRules } from './data-paths.js';
 import { pandasReadCsvNoneNa } from './pandas-na-defaults.js';
+import { sklearnFeatureNamesByPosition } from './sklearn-feature-names.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, ...dataPathRules, pandasReadCsvNoneNa];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition];
   const seen = new Set<string>();
   for (const r of all) {
     if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id}`);
