@@ -32,10 +32,12 @@ export interface RepairInputs {
 
 export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> {
   const out: Candidate[] = [];
+  // The error itself is evidence even before the traceback's frames are mapped to cells.
+  const runtime: RuntimeEvidence = inp.runtime ?? { failingCell: inp.cell, ename: inp.error.ename, evalue: inp.error.evalue, traceback: inp.error.traceback ?? [], frames: [], types: {} };
   const rulePatches = await rulesForError(inp.notebook, inp.cell, inp.error, {
     dataFiles: inp.dataFiles,
     ...(inp.competition ? { competition: inp.competition } : {}),
-    ...(inp.runtime ? { runtime: inp.runtime } : {}),
+    runtime,
     ...(inp.era ? { era: inp.era } : {}),
   });
   for (const p of rulePatches) out.push({ patch: p, label: p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule' });
