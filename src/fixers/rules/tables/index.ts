@@ -1,0 +1,10 @@
+/** Every change-record table, in the order the rules are applied (libraries as in registry.ts). */
+import { tableRules } from '../table-rules.js';
+import { numpyTable } from './numpy.js';
+import { pandasTable } from './pandas.js';
+import { sklearnTable } from './scikit-learn.js';
+import { matplotlibTable } from './matplotlib.js';
+import { scipyTable } from './scipy.js';
+
+export const TABLES = [numpyTable, pandasTable, sklearnTable, matplotlibTable, scipyTable] as const;
+export const tableDrivenRules = tableRules(TABLES);
