@@ -9,6 +9,7 @@
 import type { Notebook } from '../core/notebook.js';
 import type { CellError } from '../core/run-result.js';
 import { rulesForError } from '../fixers/rules/index.js';
+import { missingImportPatches, type NameLocator } from '../fixers/rules/missing-import.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -26,6 +27,8 @@ export interface RepairInputs {
   runtime?: RuntimeEvidence;
   /** The notebook's era (date, versions, bounds from its stored outputs). */
   era?: EraHint;
+  /** Where a public name lives in the environment's packages (the symbol index). */
+  locateName?: NameLocator;
   /** The run order in force (undefined: file order). */
   runOrder?: number[];
 }
@@ -41,5 +44,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     ...(inp.era ? { era: inp.era } : {}),
   });
   for (const p of rulePatches) out.push({ patch: p, label: p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule' });
+  if (inp.error.ename === 'NameError') {
+    for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, inp.locateName)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
+  }
   return out;
 }

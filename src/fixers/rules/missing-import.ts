@@ -1,0 +1,79 @@
+/**
+ * A name the notebook uses but never binds: the import lived in a cell the author deleted, or ran in
+ * another notebook of the same session (`NameError: name 'GridSearchCV' is not defined`). When the
+ * name is a community-standard alias (`np`, `pd`, `plt`, `sns`) or a standard-library module, or a
+ * public name that exactly one module of the environment's packages exports (the symbol index), the
+ * import is the repair. Several homes -> several candidates; generate-and-verify keeps the one the
+ * stored outputs agree with.
+ */
+import { sourceText, type Notebook } from '../../core/notebook.js';
+import type { Patch } from '../../core/patch.js';
+import { parseNotebookCells, disposeCells, notebookInfo } from './engine.js';
+import { NotebookContext } from './context.js';
+
+/** Aliases the libraries' own documentation uses (import conventions), and stdlib modules notebooks use bare. */
+export const CONVENTIONAL_IMPORTS: Record<string, string[]> = {
+  np: ['import numpy as np'],
+  pd: ['import pandas as pd'],
+  plt: ['import matplotlib.pyplot as plt'],
+  mpl: ['import matplotlib as mpl'],
+  sns: ['import seaborn as sns'],
+  sm: ['import statsmodels.api as sm'],
+  smf: ['import statsmodels.formula.api as smf'],
+  xgb: ['import xgboost as xgb'],
+  stats: ['from scipy import stats'],
+  sp: ['import scipy as sp'],
+  os: ['import os'], re: ['import re'], sys: ['import sys'], math: ['import math'], time: ['import time'],
+  random: ['import random'], warnings: ['import warnings'], itertools: ['import itertools'], json: ['import json'],
+  collections: ['import collections'], pickle: ['import pickle'], glob: ['import glob'], csv: ['import csv'],
+  string: ['import string'], operator: ['import operator'], functools: ['import functools'], gc: ['import gc'],
+  datetime: ['import datetime', 'from datetime import datetime'],
+  Counter: ['from collections import Counter'], defaultdict: ['from collections import defaultdict'],
+  OrderedDict: ['from collections import OrderedDict'], reduce: ['from functools import reduce'],
+  display: ['from IPython.display import display'],
+};
+
+/** Where a public name lives (module paths), e.g. from the environment's symbol index. */
+export type NameLocator = (name: string) => string[];
+
+export function undefinedName(evalue: string): string | undefined {
+  return /name '(\w+)' is not defined/.exec(evalue)?.[1];
+}
+
+/**
+ * Candidate imports for a NameError: conventional first, then each module the locator names
+ * (shallowest first). Empty when the notebook binds the name anywhere (that is an order problem, not
+ * a missing import) or nothing is known about it.
+ */
+export async function missingImportPatches(nb: Notebook, cell: number, evalue: string, locate?: NameLocator): Promise<Patch[]> {
+  const name = undefinedName(evalue);
+  if (!name) return [];
+  const cells = await parseNotebookCells(nb);
+  try {
+    if (new NotebookContext(cells, notebookInfo(nb, cells, {})).isBound(name)) return [];
+  } finally {
+    disposeCells(cells);
+  }
+  const lines = [...(CONVENTIONAL_IMPORTS[name] ?? [])];
+  for (const mod of locate?.(name) ?? []) {
+    const line = `from ${mod} import ${name}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  const src = sourceText(nb.cells[cell].source);
+  const at = importOffset(src);
+  return lines.map((line) => ({
+    fixType: 'error-repair' as const,
+    source: { kind: 'rule' as const, ruleIds: ['missing-import'] },
+    edits: [{ cell, op: 'replace' as const, newSource: `${src.slice(0, at)}${line}\n${src.slice(at)}` }],
+    summary: `cell ${cell}: ${line} (the notebook uses ${name} but never imports it)`,
+  }));
+}
+
+/** After a leading cell magic (`%%time`), which must stay the first line. */
+function importOffset(src: string): number {
+  if (/^[ \t]*%%/.test(src)) {
+    const nl = src.indexOf('\n');
+    return nl < 0 ? src.length : nl + 1;
+  }
+  return 0;
+}

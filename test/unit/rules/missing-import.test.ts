@@ -1,0 +1,22 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { missingImportPatches } from '../../../src/fixers/rules/missing-import.js';
+import { notebookOf } from './support.js';
+
+describe('missingImportPatches', () => {
+  it('a conventional alias the notebook never imports', async () => {
+    const nb = notebookOf(['x = 1', '%%time\ny = np.zeros(3)']);
+    const p = await missingImportPatches(nb, 1, "name 'np' is not defined");
+    assert.equal(p.length, 1);
+    assert.equal((p[0].edits[0] as any).newSource, '%%time\nimport numpy as np\ny = np.zeros(3)');
+  });
+  it('a public name from the locator, several homes in order', async () => {
+    const nb = notebookOf(['gs = GridSearchCV(est, grid)']);
+    const p = await missingImportPatches(nb, 0, "name 'GridSearchCV' is not defined", () => ['sklearn.model_selection', 'sklearn.model_selection._search']);
+    assert.deepEqual(p.map((x) => x.summary.split(':')[1].split('(')[0].trim()), ['from sklearn.model_selection import GridSearchCV', 'from sklearn.model_selection._search import GridSearchCV']);
+  });
+  it('nothing when the notebook binds the name somewhere (an order problem, not an import)', async () => {
+    const nb = notebookOf(['print(np.pi)', 'import numpy as np']);
+    assert.deepEqual(await missingImportPatches(nb, 0, "name 'np' is not defined"), []);
+  });
+});
