@@ -2,7 +2,7 @@
  * The modernization loop with the LLM, end to end: real kernels in the real sandbox, the real
  * OpenAI and Anthropic SDKs talking HTTP to a loopback stand-in that answers from a script.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,6 +37,7 @@ after(async () => {
   await standin.stop();
 });
 
+
 function options(kind: 'openai' | 'anthropic', extra: Partial<ModernizeOptions> = {}, capUsd = 1): ModernizeOptions {
   const env = kind === 'openai'
     ? { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: standin.openaiBaseUrl }
@@ -55,6 +56,11 @@ function options(kind: 'openai' | 'anthropic', extra: Partial<ModernizeOptions> 
 }
 
 describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', { timeout: 600_000 }, () => {
+  // One test's unconsumed scripted replies must never answer the next test's requests.
+  afterEach(() => {
+    standin.clearScript();
+  });
+
   it('fixes an error only an LLM can fix (OpenAI wire format) and reproduces', async () => {
     const nb = withStoredOutputs(makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']), { 1: '6\n' });
     standin.push(reply('total = df.a.sum()\nprint(total)'));
@@ -95,8 +101,10 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
   });
 
   it('runtime-reduction: a needlessly slow loop over a 20 s budget is rewritten and the notebook reproduces', async () => {
-    const slow = 'total = 0\nfor i in range(300_000_000):\n    total += i % 7\nprint(total)';
-    const nb = withStoredOutputs(makeNotebook(['n = 300_000_000', slow]), { 1: '899999997\n' });
+    // Slow by waiting, not by computing: 200 x 0.25 s is 50 s on any machine, so it exceeds the 20 s
+    // budget however fast the machine is (a pure-CPU loop finished in time on a fast one).
+    const slow = 'import time\ntotal = 0\nfor i in range(n):\n    time.sleep(0.25)\n    total += i % 7\nprint(total)';
+    const nb = withStoredOutputs(makeNotebook(['n = 200', slow]), { 1: '594\n' });
     standin.push({
       dynamic: (req: StandinRequest) => {
         assert.match(JSON.stringify(req.body), /runtime/i, 'the runtime-reduction prompt');
