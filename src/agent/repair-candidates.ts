@@ -10,6 +10,7 @@ import type { Notebook } from '../core/notebook.js';
 import type { CellError } from '../core/run-result.js';
 import { rulesForError } from '../fixers/rules/index.js';
 import { missingImportPatches, type NameLocator } from '../fixers/rules/missing-import.js';
+import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -44,6 +45,9 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     ...(inp.era ? { era: inp.era } : {}),
   });
   for (const p of rulePatches) out.push({ patch: p, label: p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule' });
+  for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
+    out.push({ patch: c.patch, label: c.label });
+  }
   if (inp.error.ename === 'NameError') {
     for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, inp.locateName)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
   }

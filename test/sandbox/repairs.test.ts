@@ -1,0 +1,70 @@
+/**
+ * The general repair mechanisms end to end, rules only, in real kernels: generate and verify picks
+ * among candidates by the stored outputs; a data path assembled across cells with the author's own
+ * file name; a failing import nothing uses.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { modernizeNotebook } from '../../src/agent/modernize.js';
+import { ModernizeReport } from '../../src/core/modernize-report.js';
+import { packageRoot } from '../../src/core/paths.js';
+import type { Notebook } from '../../src/core/notebook.js';
+import { testSandboxRequest } from '../support/sandbox.js';
+import { makeNotebook } from '../support/notebooks.js';
+
+const DATA = path.join(packageRoot(), 'test', 'fixtures', 'data', 'mini-comp');
+
+function withStoredOutputs(nb: Notebook, outputs: Record<number, string>): Notebook {
+  for (const [i, text] of Object.entries(outputs)) (nb.cells[Number(i)] as any).outputs = [{ output_type: 'stream', name: 'stdout', text }];
+  return nb;
+}
+
+async function modernize(nb: Notebook) {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-repairs-'));
+  const report = await modernizeNotebook(nb, {
+    sandbox: testSandboxRequest({ data: { dir: DATA, competition: 'mini-comp' } }),
+    outDir,
+    notebookPath: '/virtual/repairs.ipynb',
+    llm: { provider: null, reason: 'test: rules only' },
+    timeoutS: 120,
+  });
+  ModernizeReport.parse(report);
+  const trajectory = fs.readFileSync(path.join(outDir, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return { report, trajectory };
+}
+
+describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () => {
+  it('generate and verify: of two candidate imports, the one the stored output agrees with is kept', async () => {
+    const nb = withStoredOutputs(makeNotebook(['x = 1', 'd = datetime(2020, 1, 2)\nprint(d.day)']), { 1: '2\n' });
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.step > 0)!;
+    assert.deepEqual(fix.candidates?.map((c) => [c.label, c.outcome, c.kept]), [
+      ['import datetime', 'error-moved', false],
+      ['from datetime import datetime', 'agrees', true],
+    ]);
+    assert.equal(trajectory.filter((t) => t.type === 'candidate').length, 2);
+  });
+
+  it("a data path built across cells with the author's own file name", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\nDATA = 'C:\\\\Users\\\\me\\\\kaggle\\\\mini-comp\\\\'",
+      "train = pd.read_csv(DATA + 'mini_comp_train.csv')\nprint(train.shape)",
+    ]), { 1: '(5, 4)\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'data-path-from-error')!;
+    assert.deepEqual(fix.cells, [0, 1]);
+    assert.equal(fix.candidates?.[0].label, 'train.csv');
+  });
+
+  it('a failing import the notebook never uses is removed', async () => {
+    const nb = withStoredOutputs(makeNotebook(['from pandas import DataFrame, Panel\nimport numpy as np', 'print(DataFrame({"a": [1, 2]}).shape)']), { 1: '(2, 1)\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source.includes('env-drop-unused-failing-import')), JSON.stringify(report.fixes));
+  });
+});

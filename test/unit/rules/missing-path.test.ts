@@ -1,0 +1,60 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { missingPathPatches, matchDataFiles, missingPath } from '../../../src/fixers/rules/missing-path.js';
+import { notebookOf } from './support.js';
+
+const FILES = ['train.csv', 'test.csv', 'gender_submission.csv'];
+const fnf = (p: string) => ({ ename: 'FileNotFoundError', evalue: `[Errno 2] No such file or directory: '${p}'` });
+const src = (p: { edits: any[] }, cell: number) => p.edits.find((e) => e.cell === cell)?.newSource;
+
+describe('missingPathPatches', () => {
+  it('a directory variable in one cell joined to a file name in another: the directory literal moves', async () => {
+    const nb = notebookOf(["import os\nDATA_DIR = '/home/me/kaggle/titanic'", "df = pd.read_csv(os.path.join(DATA_DIR, 'train.csv'))", "t = pd.read_csv(os.path.join(DATA_DIR, 'test.csv'))"]);
+    const [c] = await missingPathPatches(nb, 1, fnf('/home/me/kaggle/titanic/train.csv'), { dataFiles: FILES });
+    assert.equal(c.label, 'train.csv');
+    assert.equal(src(c.patch, 0), "import os\nDATA_DIR = '../input'");
+    assert.equal(c.patch.edits.length, 1, 'the cells using it are left as they are');
+  });
+
+  it("the author's own file name is matched by name tokens and renamed where it is written", async () => {
+    const nb = notebookOf(["PATH = 'data/'", "train = pd.read_csv(PATH + 'titanic_train.csv')"]);
+    const [c] = await missingPathPatches(nb, 1, fnf('data/titanic_train.csv'), { dataFiles: FILES, competition: 'titanic' });
+    assert.equal(src(c.patch, 0), "PATH = '../input/'");
+    assert.equal(src(c.patch, 1), "train = pd.read_csv(PATH + 'train.csv')");
+  });
+
+  it('a whole Windows path literal, escapes and raw strings kept valid', async () => {
+    const nb = notebookOf(["a = pd.read_csv('C:\\\\Users\\\\me\\\\Titanic\\\\train.csv')\nb = pd.read_csv(r'C:\\Users\\me\\Titanic\\train.csv')"]);
+    const [c] = await missingPathPatches(nb, 0, fnf('C:\\\\Users\\\\me\\\\Titanic\\\\train.csv'), { dataFiles: FILES });
+    assert.equal(src(c.patch, 0), "a = pd.read_csv('../input/train.csv')\nb = pd.read_csv(r'../input/train.csv')");
+  });
+
+  it('~ paths show up expanded to the sandbox home in the message', async () => {
+    const nb = notebookOf(["df = pd.read_csv(os.path.expanduser('~/kaggle/train.csv'))"]);
+    const [c] = await missingPathPatches(nb, 0, fnf('/nbm/home/kaggle/train.csv'), { dataFiles: FILES });
+    assert.equal(src(c.patch, 0), "df = pd.read_csv(os.path.expanduser('../input/train.csv'))");
+  });
+
+  it('a write into a missing directory goes to the working directory', async () => {
+    const nb = notebookOf(["sub.to_csv('output/submission.csv', index=False)"]);
+    const cands = await missingPathPatches(nb, 0, { ename: 'OSError', evalue: "Cannot save file into a non-existent directory: 'output'" }, { dataFiles: FILES });
+    assert.equal(src(cands[0].patch, 0), "sub.to_csv('submission.csv', index=False)");
+  });
+
+  it('nothing when no data file fits', async () => {
+    const nb = notebookOf(["x = pd.read_csv('weather.csv')"]);
+    assert.deepEqual(await missingPathPatches(nb, 0, fnf('weather.csv'), { dataFiles: FILES }), []);
+  });
+});
+
+describe('matchDataFiles / missingPath', () => {
+  it('exact names first, then files whose name tokens the author kept', () => {
+    assert.deepEqual(matchDataFiles('Train.csv', FILES), ['train.csv']);
+    assert.deepEqual(matchDataFiles('house_prices_train_data.csv', FILES, 'house-prices'), ['train.csv']);
+    assert.deepEqual(matchDataFiles('submission.csv', FILES), []);
+  });
+  it('reads the path from the messages of open, pandas and numpy', () => {
+    assert.equal(missingPath('FileNotFoundError', "[Errno 2] No such file or directory: 'data/train.csv'")?.path, 'data/train.csv');
+    assert.equal(missingPath('OSError', 'data/train.csv not found.')?.path, 'data/train.csv');
+  });
+});
