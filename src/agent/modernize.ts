@@ -33,6 +33,7 @@ import { writeArtifacts } from './artifacts.js';
 import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVerify, rankTrial, type VerifyLimits } from './generate-verify.js';
 import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
+import { reorderCells } from './execution-order.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 import { eraFromStoredOutputs } from '../fixers/rules/era-evidence.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -167,7 +168,10 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     const sb = sandbox;
     const sess = session;
 
-    const execute = async (mode: 'full' | 'incremental' | 'final', fromCell: number, prev?: RunState): Promise<RunState> => {
+    const execute = async (requested: 'full' | 'incremental' | 'final', fromCell: number, prev?: RunState): Promise<RunState> => {
+      // A reordered run is always re-run whole: "the cells after the patched one" has no file-order meaning then.
+      const mode = runOrder && requested === 'incremental' ? 'full' : requested;
+      if (mode === 'full' && requested === 'incremental') fromCell = 0;
       if (mode !== 'incremental') {
         if (sess.cellExecutions > 0 || !sess.alive) await sess.restart();
         clearWorkDir(sb);
@@ -464,6 +468,14 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     wallMs: Date.now() - startedAt.getTime(),
     artifacts: {},
   };
+  // An execution-order repair is written as the order itself: the cells are moved, so the notebook runs top to bottom.
+  if (runOrder) {
+    const moved = reorderCells(work, runOrder);
+    const executed = finalRun ? reorderCells(finalRun.executed, runOrder).notebook : undefined;
+    const remapped = new Map([...changedBy].map(([cell, info]) => [moved.newIndex.get(cell) ?? cell, info]));
+    for (const [oldIdx, newIdx] of moved.newIndex) if (oldIdx !== newIdx && !remapped.has(newIdx)) remapped.set(newIdx, { fixType: 'error-repair', sources: ['execution-order'] });
+    return writeArtifacts({ report, original, modernized: moved.notebook, executed, changedBy: remapped, outDir: opts.outDir, notebookPath: opts.notebookPath });
+  }
   return writeArtifacts({ report, original, modernized: work, executed: finalRun?.executed, changedBy, outDir: opts.outDir, notebookPath: opts.notebookPath });
 }
 

@@ -9,7 +9,8 @@
 import type { Notebook } from '../core/notebook.js';
 import type { CellError } from '../core/run-result.js';
 import { rulesForError } from '../fixers/rules/index.js';
-import { missingImportPatches, type NameLocator } from '../fixers/rules/missing-import.js';
+import { missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
+import { orderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
@@ -49,6 +50,16 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     out.push({ patch: c.patch, label: c.label });
   }
   if (inp.error.ename === 'NameError') {
+    // The author ran a later cell first (stored execution counts): run it first too.
+    const name = undefinedName(inp.error.evalue);
+    const move = name && inp.original ? await orderForNameError(inp.original, inp.notebook, inp.cell, name, inp.runOrder) : undefined;
+    if (move) {
+      out.unshift({
+        patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: move.why },
+        label: `run order: cells ${move.moved.join(', ')} before cell ${inp.cell}`,
+        order: move.order,
+      });
+    }
     for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, inp.locateName)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
   }
   return out;

@@ -133,6 +133,12 @@ interface ExecuteCellsOptions {
   emit: (e: ExecEvent) => void;
   /** Only run code cells with index >= this (incremental re-execution); earlier ones keep their records. */
   fromCell?: number;
+  /**
+   * Run the code cells in this order (code cell indices; the author's execution order). Records keep
+   * their notebook index and the executed notebook keeps file order; with `fromCell`, execution
+   * resumes from that cell's position in the order.
+   */
+  order?: number[];
 }
 
 /** Execute the code cells of `input` in `session`; returns a new notebook with outputs and metadata. */
@@ -141,13 +147,19 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
   notebook.metadata.kernelspec = { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' };
   const py = session.sandbox.environment.python;
   notebook.metadata.language_info = { ...(notebook.metadata.language_info ?? {}), name: 'python', ...(py ? { version: py } : {}) };
-  const code = codeCells(notebook);
+  const inFileOrder = codeCells(notebook);
+  const rank = o.order ? new Map(o.order.map((idx, k) => [idx, k])) : undefined;
+  // Cells the order leaves out run after it, in file order (a safety net, not a feature).
+  const code = rank ? [...inFileOrder].sort((a, b) => (rank.get(a.index) ?? Infinity) - (rank.get(b.index) ?? Infinity) || a.index - b.index) : inFileOrder;
+  const fromPos = o.fromCell !== undefined ? code.findIndex((c) => c.index === o.fromCell) : -1;
+  if (rank) notebook.metadata.nbmodernize = { ...(notebook.metadata.nbmodernize ?? {}), runOrder: code.map((c) => c.index) };
   const cells: CellRecord[] = [];
   let status: RunStatus = 'ok';
   let message: string | undefined;
   let stopped = false;
-  for (const [codeIndex, { index, cell }] of code.entries()) {
-    if (o.fromCell !== undefined && index < o.fromCell) continue;
+  for (const [pos, { index, cell }] of code.entries()) {
+    const codeIndex = inFileOrder.findIndex((c) => c.index === index);
+    if (o.fromCell !== undefined && (rank ? pos < fromPos : index < o.fromCell)) continue;
     const src = sourceText(cell.source);
     if (stopped || o.signal?.aborted) {
       markCell(cell, null);

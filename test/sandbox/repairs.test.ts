@@ -67,4 +67,16 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.ok(report.fixes.some((f) => f.source.includes('env-drop-unused-failing-import')), JSON.stringify(report.fixes));
   });
+
+  it("the author's execution order: a helper defined later but run first is moved up, and written that way", async () => {
+    const nb = withStoredOutputs(makeNotebook(['import math', 'print(round(area(2), 3))', 'def area(r):\n    return math.pi * r * r', 'print("done")']), { 1: '12.566\n', 3: 'done\n' });
+    [1, 3, 2, 4].forEach((n, i) => { (nb.cells[i] as any).execution_count = n; });
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-repairs-'));
+    const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/order.ipynb', llm: { provider: null, reason: 'test: rules only' }, timeoutS: 120 });
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'execution-order')!;
+    assert.match(fix.summary, /run cell 2 \[2\] before cell 1 \[3\]/);
+    const written = JSON.parse(fs.readFileSync(report.artifacts.notebook, 'utf8'));
+    assert.deepEqual(written.cells.map((c: any) => [].concat(c.source).join('').split('\n')[0]), ['import math', 'def area(r):', 'print(round(area(2), 3))', 'print("done")']);
+  });
 });

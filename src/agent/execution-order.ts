@@ -1,0 +1,105 @@
+/**
+ * The author's execution order. More than half of old notebooks with stored outputs have execution
+ * counts that do not increase top to bottom: the author ran cells out of order, so a top-to-bottom
+ * run raises `NameError` for a name defined in a later cell that the author had run earlier. The
+ * stored counts are the author's real trajectory; when they show that the defining cell ran before the
+ * failing one, running it first is the repair (the smallest move: the defining cell, and what it
+ * needs that also sits later, go just before the failing cell).
+ */
+import type { Notebook } from '../core/notebook.js';
+import { analyzeNotebook, type NotebookDefUse } from '../fixers/context/defuse.js';
+
+export interface OrderRepair {
+  /** Code cell indices in the order to run them. */
+  order: number[];
+  /** The cells that moved up, in the order they now run. */
+  moved: number[];
+  why: string;
+}
+
+export function codeCellIndices(nb: Notebook): number[] {
+  return nb.cells.flatMap((c, i) => (c.cell_type === 'code' ? [i] : []));
+}
+
+/** Stored execution counts by cell index (cells never run, or without a count, absent). */
+export function storedCounts(nb: Notebook): Map<number, number> {
+  const out = new Map<number, number>();
+  nb.cells.forEach((c, i) => {
+    if (c.cell_type === 'code' && typeof c.execution_count === 'number') out.set(i, c.execution_count);
+  });
+  return out;
+}
+
+/** Code cells sorted by stored execution count; cells without one stay right after their file-order predecessor. Undefined when that is file order. */
+export function recordedOrder(nb: Notebook): number[] | undefined {
+  const counts = storedCounts(nb);
+  if (!counts.size) return undefined;
+  let last = 0;
+  const keyed = codeCellIndices(nb).map((i, k) => {
+    const c = counts.get(i);
+    if (c !== undefined) last = c;
+    return { i, key: c ?? last + 0.5, k };
+  });
+  const order = [...keyed].sort((a, b) => a.key - b.key || a.k - b.k).map((x) => x.i);
+  return order.every((v, k) => v === keyed[k].i) ? undefined : order;
+}
+
+/**
+ * Run order for `NameError: name` at `failingCell`, or undefined when the stored counts do not show
+ * that a later cell defining it ran first (then it is not an order problem, or we cannot know).
+ * `original` holds the stored counts; `work` is the notebook as it stands (cells correspond by index).
+ */
+export async function orderForNameError(original: Notebook, work: Notebook, failingCell: number, name: string, currentOrder?: number[]): Promise<OrderRepair | undefined> {
+  const du = await analyzeNotebook(work);
+  const counts = storedCounts(original);
+  const order = currentOrder ?? codeCellIndices(work);
+  return planMove(du, counts, order, failingCell, name);
+}
+
+export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string): OrderRepair | undefined {
+  const pos = (i: number) => order.indexOf(i);
+  const failPos = pos(failingCell);
+  const failCount = counts.get(failingCell);
+  if (failPos < 0 || failCount === undefined) return undefined;
+  const definers = (n: string) => du.cells.filter((c) => c.defines.includes(n)).map((c) => c.cell);
+  const moved = new Set<number>();
+  // Move `n`'s latest definition that the author ran before `beforeCount`, and (transitively) what it needs.
+  const need = (n: string, beforeCount: number, depth: number): boolean => {
+    const defs = definers(n);
+    if (defs.some((d) => pos(d) < failPos || moved.has(d))) return true; // already available
+    const ran = defs.filter((d) => pos(d) > failPos && (counts.get(d) ?? Infinity) < beforeCount).sort((a, b) => counts.get(b)! - counts.get(a)!);
+    const d = ran[0];
+    if (d === undefined || depth > 20) return false;
+    moved.add(d);
+    const uses = du.byCell.get(d)?.uses ?? [];
+    return uses.every((u) => definers(u).length === 0 || need(u, counts.get(d)!, depth + 1));
+  };
+  if (definers(name).some((d) => pos(d) < failPos)) return undefined;
+  if (!need(name, failCount, 0) || moved.size === 0) return undefined;
+  const up = [...moved].sort((a, b) => counts.get(a)! - counts.get(b)!);
+  const rest = order.filter((i) => !moved.has(i));
+  const at = rest.indexOf(failingCell);
+  const next = [...rest.slice(0, at), ...up, ...rest.slice(at)];
+  return { order: next, moved: up, why: describeMove(up, failingCell, name, counts) };
+}
+
+export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {
+  const cells = moved.map((m) => `cell ${m} [${counts.get(m)}]`).join(', ');
+  return `run ${cells} before cell ${failingCell} [${counts.get(failingCell)}], as the author's execution counts show (it defines ${name})`;
+}
+
+/**
+ * The notebook with its code cells in `order`: code cells fill the code-cell slots in the new order,
+ * markdown cells stay where they are. Returns the permutation (old index -> new index) too.
+ */
+export function reorderCells(nb: Notebook, order: number[]): { notebook: Notebook; newIndex: Map<number, number> } {
+  const slots = codeCellIndices(nb);
+  const out = structuredClone(nb);
+  const newIndex = new Map<number, number>();
+  order.forEach((oldIdx, k) => {
+    out.cells[slots[k]] = structuredClone(nb.cells[oldIdx]);
+    newIndex.set(oldIdx, slots[k]);
+  });
+  for (let i = 0; i < nb.cells.length; i++) if (!newIndex.has(i)) newIndex.set(i, i);
+  return { notebook: out, newIndex };
+}

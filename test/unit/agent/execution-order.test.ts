@@ -1,0 +1,44 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { orderForNameError, recordedOrder, reorderCells } from '../../../src/agent/execution-order.js';
+import { makeNotebook } from '../../support/notebooks.js';
+import type { Notebook } from '../../../src/core/notebook.js';
+
+function withCounts(cells: string[], counts: Array<number | null>): Notebook {
+  const nb = makeNotebook(cells);
+  nb.cells.forEach((c: any, i) => { c.execution_count = counts[i]; });
+  return nb;
+}
+
+describe('execution order', () => {
+  it('recordedOrder sorts by stored counts, keeps uncounted cells after their predecessor, undefined when already in order', () => {
+    assert.deepEqual(recordedOrder(withCounts(['a', 'b', 'c', 'd'], [1, 4, null, 2])), [0, 3, 1, 2]);
+    assert.equal(recordedOrder(withCounts(['a', 'b'], [1, 2])), undefined);
+    assert.equal(recordedOrder(withCounts(['a', 'b'], [null, null])), undefined);
+  });
+
+  it('moves a helper defined later but run earlier, with what it needs that also sits later', async () => {
+    const nb = withCounts(['import math', 'print(area(2))', 'def area(r):\n    return PI * r * r', 'PI = math.pi', 'print(1)'], [1, 5, 4, 2, 6]);
+    const r = await orderForNameError(nb, nb, 1, 'area');
+    assert.deepEqual(r?.order, [0, 3, 2, 1, 4]);
+    assert.deepEqual(r?.moved, [3, 2]);
+    assert.match(r!.why, /cell 3 \[2\], cell 2 \[4\] before cell 1 \[5\]/);
+  });
+
+  it('no order repair when the name is never defined, defined earlier, or defined later and run later', async () => {
+    const never = withCounts(['print(x)'], [1]);
+    assert.equal(await orderForNameError(never, never, 0, 'x'), undefined);
+    const later = withCounts(['print(x)', 'x = 1'], [1, 2]);
+    assert.equal(await orderForNameError(later, later, 0, 'x'), undefined);
+    const noCounts = withCounts(['print(x)', 'x = 1'], [null, null]);
+    assert.equal(await orderForNameError(noCounts, noCounts, 0, 'x'), undefined);
+  });
+
+  it('reorderCells fills the code-cell slots in the new order and leaves markdown in place', () => {
+    const nb = makeNotebook(['a = 1', { markdown: '# note' }, 'b = a', 'c = b']);
+    const { notebook, newIndex } = reorderCells(nb, [0, 3, 2]);
+    assert.deepEqual(notebook.cells.map((c: any) => c.source), ['a = 1', '# note', 'c = b', 'b = a']);
+    assert.equal(newIndex.get(3), 2);
+    assert.equal(newIndex.get(1), 1);
+  });
+});
