@@ -34,6 +34,7 @@ import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVer
 import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
 import { reorderCells } from './execution-order.js';
+import { excuseUnstable, unstableValues } from './nondeterminism.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 import { eraFromStoredOutputs } from '../fixers/rules/era-evidence.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -110,6 +111,8 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   let staticFindings: RuleFinding[] = [];
   /** The author's execution order, once an execution-order repair chose it (else file order). */
   let runOrder: number[] | undefined;
+  /** Values that differed between two clean runs (nondeterministic: listed, not judged). */
+  const unstable = new Set<string>();
   const verifyLimits = { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) };
   // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
   const era = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
@@ -214,10 +217,11 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       ...(st.cells.length ? {} : {}),
     });
 
-    const oracleFor = (state: RunState) => (): OracleVerdict => {
+    const rawOracle = (state: RunState): OracleVerdict => {
       const submission = findSubmissionFile(listProducedFiles(sb.workDirHost).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })));
       return judge({ original, current: state.notebook, ...(opts.expected ? { expectedScore: opts.expected } : {}), ...(submission ? { submission } : {}), tolerance: opts.tolerance });
     };
+    const oracleFor = (state: RunState) => (): OracleVerdict => excuseUnstable(rawOracle(state), unstable);
 
     // 2. First run (after the static pass).
     let state = await execute('full', 0);
@@ -229,13 +233,30 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     let escalate = false;
     // Set when the kernel's state is not the kept state's (a rejected trial ran last).
     let forceRestart = false;
+    // The code version (sources and order) whose drift was already checked by a second clean run.
+    let rerunFor: string | undefined;
 
     for (;;) {
       if (opts.signal?.aborted) {
         stop('interrupted', 'interrupted by the user');
         break;
       }
-      const diagnosis = diagnose(state.status, state.cells, oracleFor(state));
+      let diagnosis = diagnose(state.status, state.cells, oracleFor(state));
+      // A drift on a clean run from a fresh kernel: first ask whether the value is reproducible at
+      // all. One more clean run; values that differ between the two are nondeterministic, not judged.
+      const codeKey = JSON.stringify([work.cells.map((c) => c.source), runOrder ?? null]);
+      if (diagnosis.kind === 'fix' && diagnosis.fixType === 'score-calibration' && state.fresh && state.status === 'ok' && rerunFor !== codeKey) {
+        rerunFor = codeKey;
+        const first = rawOracle(state);
+        const again = await execute('full', 0);
+        if (again.status === 'ok' && !again.cells.some((c) => c.status !== 'ok' && c.status !== 'not-run')) {
+          const found = unstableValues(first, rawOracle(again));
+          for (const k of found) unstable.add(k);
+          trajectory.append({ type: 'rerun', why: 'a drift on a clean run: is it reproducible?', unstable: [...found] });
+          state = again;
+          diagnosis = diagnose(state.status, state.cells, oracleFor(state));
+        }
+      }
       emit({ type: 'diagnosis', diagnosis });
       trajectory.append({ type: 'diagnosis', diagnosis });
       if (attempts.length) attempts[attempts.length - 1].outcome = diagnosis.kind === 'done' ? 'fixed: the run is clean and matches' : `next problem: ${diagnosis.why}`;
@@ -442,7 +463,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     edits.close();
   }
 
-  if (finalRun) verdict = decideVerdict({ original, executed: finalRun.executed, run: finalRun.run, expected: opts.expected, tolerance: opts.tolerance });
+  if (finalRun) verdict = decideVerdict({ original, executed: finalRun.executed, run: finalRun.run, expected: opts.expected, tolerance: opts.tolerance, unstable });
   if (verdict) emit({ type: 'verdict', verdict });
   const report: ModernizeReport = {
     schemaVersion: MODERNIZE_REPORT_SCHEMA_VERSION,

@@ -7,6 +7,7 @@
 import type { Notebook } from '../core/notebook.js';
 import type { RunResult } from '../core/run-result.js';
 import { findSubmissionFile, judge, type ExpectedScoreInput, type OracleVerdict } from './oracle.js';
+import { excuseUnstable } from './nondeterminism.js';
 
 export type Verdict = 'reproduced' | 'not-reproduced' | 'failed';
 
@@ -25,16 +26,18 @@ export function decideVerdict(input: {
   run: RunResult;
   expected?: ExpectedTarget;
   tolerance?: number;
+  /** Values seen to differ between two clean runs: not judged (see nondeterminism.ts). */
+  unstable?: ReadonlySet<string>;
 }): VerdictResult {
   const { run } = input;
   const submission = findSubmissionFile(run.producedFiles);
-  const oracle = judge({
+  const oracle = excuseUnstable(judge({
     original: input.original,
     current: input.executed,
     ...(input.expected ? { expectedScore: input.expected } : {}),
     ...(submission ? { submission } : {}),
     tolerance: input.tolerance,
-  });
+  }), input.unstable ?? new Set());
   if (run.status !== 'ok') {
     return { verdict: 'not-reproduced', reason: `the clean run ended with ${run.status}: ${run.message ?? ''}`.trim(), oracle };
   }
@@ -45,5 +48,6 @@ export function decideVerdict(input: {
       .map((c) => `${c.cell === null ? 'score' : `cell ${c.cell}`}: ${c.original} -> ${c.new}`).join('; ');
     return { verdict: 'not-reproduced', reason: `results drifted beyond tolerance (${oracle.oracle}${bad ? `: ${bad}` : ''})`, oracle };
   }
-  return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}`, oracle };
+  const unjudged = oracle.comparisons.filter((c) => (c as { unjudged?: string }).unjudged).length;
+  return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudged ? ` (${unjudged} nondeterministic value${unjudged > 1 ? 's' : ''} not judged)` : ''}`, oracle };
 }

@@ -48,6 +48,7 @@ export const Comparison = z.object({
   relDiff: z.number().nullable(),
   ok: z.boolean(),
   context: z.string().optional(),
+  unjudged: z.enum(['nondeterministic']).optional().describe('not judged: the value differs between two clean runs of the same code (unseeded randomness, timings, ordering)'),
 });
 
 export const ModernizeReport = z.object({
