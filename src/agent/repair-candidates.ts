@@ -8,7 +8,9 @@
  */
 import type { Notebook } from '../core/notebook.js';
 import type { CellError } from '../core/run-result.js';
+import { sourceText } from '../core/notebook.js';
 import { rulesForError } from '../fixers/rules/index.js';
+import { notebookFrames } from '../fixers/rules/traceback.js';
 import { missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
 import { orderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
@@ -37,15 +39,21 @@ export interface RepairInputs {
 
 export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  // The error itself is evidence even before the traceback's frames are mapped to cells.
-  const runtime: RuntimeEvidence = inp.runtime ?? { failingCell: inp.cell, ename: inp.error.ename, evalue: inp.error.evalue, traceback: inp.error.traceback ?? [], frames: [], types: {} };
-  const rulePatches = await rulesForError(inp.notebook, inp.cell, inp.error, {
-    dataFiles: inp.dataFiles,
-    ...(inp.competition ? { competition: inp.competition } : {}),
-    runtime,
-    ...(inp.era ? { era: inp.era } : {}),
-  });
-  for (const p of rulePatches) out.push({ patch: p, label: p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule' });
+  // Runtime evidence: the message, and the traceback's frames mapped to cells (a function defined
+  // in another cell is where the old API is, though the call that failed is here).
+  const sources = inp.notebook.cells.map((c) => (c.cell_type === 'code' ? sourceText(c.source) : ''));
+  const frames = notebookFrames(inp.error.traceback ?? [], sources, inp.cell);
+  const runtime: RuntimeEvidence = inp.runtime ?? { failingCell: inp.cell, ename: inp.error.ename, evalue: inp.error.evalue, traceback: inp.error.traceback ?? [], frames, types: {} };
+  const frameCells = [...new Set([...frames.map((f) => f.cell).reverse(), inp.cell])];
+  for (const cell of frameCells.includes(inp.cell) ? [inp.cell, ...frameCells.filter((c) => c !== inp.cell)] : frameCells) {
+    const rulePatches = await rulesForError(inp.notebook, cell, inp.error, {
+      dataFiles: inp.dataFiles,
+      ...(inp.competition ? { competition: inp.competition } : {}),
+      runtime,
+      ...(inp.era ? { era: inp.era } : {}),
+    });
+    for (const p of rulePatches) out.push({ patch: p, label: `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule'}${cell !== inp.cell ? ` (cell ${cell}, where the traceback points)` : ''}` });
+  }
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
     out.push({ patch: c.patch, label: c.label });
   }

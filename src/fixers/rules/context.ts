@@ -95,6 +95,8 @@ const FRAME_PRODUCERS = new Set([
   'read_csv', 'read_table', 'read_excel', 'read_json', 'read_sql', 'read_sql_query', 'read_pickle', 'read_parquet',
   'read_hdf', 'read_fwf', 'DataFrame', 'concat', 'merge', 'get_dummies', 'pivot_table', 'crosstab',
 ]);
+/** Types a runtime message may name that the pandas rules treat as pandas objects. */
+const PANDAS_TYPES = new Set(['DataFrame', 'Series', 'Index', 'DatetimeIndex', 'MultiIndex', 'Categorical', 'DataFrameGroupBy', 'SeriesGroupBy', 'Rolling', 'Resampler']);
 const SERIES_PRODUCERS = new Set(['isnull', 'isna', 'notnull', 'notna', 'to_numeric', 'to_datetime', 'cut', 'qcut', 'value_counts', 'factorize']);
 const FRAME_METHODS = new Set([
   'copy', 'drop', 'dropna', 'fillna', 'merge', 'join', 'append', 'reset_index', 'set_index', 'sort_values',
@@ -318,9 +320,30 @@ export class NotebookContext {
     return false;
   }
 
+  /**
+   * The type the runtime error names for this receiver: `'Series' object has no attribute 'order'`
+   * raised on the line of a notebook frame says the receiver of `.order` there is a Series, whatever
+   * static inference can tell (a function parameter, a name assigned in a loop).
+   */
+  evidenceType(node: SyntaxNode, cell: number): string | undefined {
+    const rt = this.info.runtime;
+    if (!rt) return undefined;
+    const m = /'(?:pandas\.(?:core\.\w+\.)*)?([\w.]+)' object has no attribute '(\w+)'/.exec(rt.evalue);
+    if (!m) return undefined;
+    const [, type, attr] = m;
+    const parent = node.parent;
+    if (parent?.type !== 'attribute' || parent.childForFieldName('object')?.startIndex !== node.startIndex) return undefined;
+    if (parent.childForFieldName('attribute')?.text !== attr) return undefined;
+    const frames = rt.frames.length ? rt.frames : [{ cell: rt.failingCell, line: 0 }];
+    const row = node.startPosition.row + 1;
+    const hit = frames.some((f) => f.cell === cell && (f.line === 0 || (row <= f.line && parent.endPosition.row + 1 >= f.line) || row === f.line));
+    return hit ? type : undefined;
+  }
+
   /** Heuristic: does this expression evaluate to a pandas DataFrame? */
   isDataFrameExpr(node: SyntaxNode, cell: number): boolean {
     this.ensureFrames();
+    if (this.evidenceType(node, cell) === 'DataFrame') return true;
     if (node.type === 'identifier') return this.frames.has(node.text);
     if (node.type === 'parenthesized_expression') {
       const inner = node.namedChildren.filter((c) => c && c.type !== 'comment');
@@ -353,6 +376,7 @@ export class NotebookContext {
   /** Heuristic: a pandas DataFrame or Series (or a name assigned from one). */
   isPandasExpr(node: SyntaxNode, cell: number): boolean {
     this.ensureFrames();
+    if (PANDAS_TYPES.has(this.evidenceType(node, cell) ?? '')) return true;
     if (this.isDataFrameExpr(node, cell)) return true;
     if (node.type === 'identifier') return this.pandasNames.has(node.text);
     if (node.type === 'call') {

@@ -1,0 +1,35 @@
+/**
+ * The notebook frames of a kernel traceback. ipykernel names a cell's code by a hash of its source
+ * (`/tmp/ipykernel_4/2142053953.py in ?(d)`; IPython 8 prints `Cell In[12], line 3`, older kernels
+ * `<ipython-input-12-...>`), and every frame lists the numbered source lines around the failing one.
+ * Those lines identify the cell directly, whatever the header's form: the frame is the cell whose
+ * source has exactly these lines at these numbers.
+ */
+import type { RuntimeFrame } from './context.js';
+
+const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
+const HEADER = /(?:ipykernel_\d+[\\/]\d+\.py|Cell In\s*\[\d*\]|<ipython-input-[^>]*>)/;
+
+/** Notebook frames, outermost first; library frames are skipped. `sources[i]` is cell i's source ('' for non-code cells). */
+export function notebookFrames(traceback: readonly string[], sources: readonly string[], preferCell?: number): RuntimeFrame[] {
+  const frames: RuntimeFrame[] = [];
+  const lineSets = sources.map((s) => s.split('\n'));
+  for (const raw of traceback) {
+    const entry = raw.replace(ANSI, '');
+    const first = entry.split('\n')[0];
+    if (!HEADER.test(first)) continue;
+    const fn = /in \??([\w<>?]*)\(/.exec(first)?.[1] || /, in (\w+)/.exec(first)?.[1];
+    const listed: Array<{ n: number; text: string; arrow: boolean }> = [];
+    for (const line of entry.split('\n').slice(1)) {
+      const m = /^\s*(-*>)?\s*(\d+)\s(.*)$/.exec(line);
+      if (m) listed.push({ n: Number(m[2]), text: m[3], arrow: !!m[1] });
+    }
+    const at = listed.find((l) => l.arrow);
+    if (!at) continue;
+    const matches = lineSets.flatMap((lines, cell) => (listed.every((l) => (lines[l.n - 1] ?? '').trimEnd() === l.text.trimEnd()) ? [cell] : []));
+    const cell = matches.includes(preferCell ?? -1) ? preferCell! : matches[0];
+    if (cell === undefined) continue;
+    frames.push({ cell, line: at.n, ...(fn && fn !== '?' ? { function: fn } : {}) });
+  }
+  return frames;
+}

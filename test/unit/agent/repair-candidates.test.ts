@@ -1,0 +1,32 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { repairCandidates } from '../../../src/agent/repair-candidates.js';
+import { makeNotebook } from '../../support/notebooks.js';
+
+// The fixed kernel's traceback format (captured from a real run), for a helper defined in cell 0.
+const TB = [
+  'AttributeError                            Traceback (most recent call last)',
+  '/tmp/ipykernel_4/1901470577.py in ?()\n      1 x = 1\n----> 2 f(pd.DataFrame({"a":[1]}))\n',
+  '/tmp/ipykernel_4/2142053953.py in ?(d)\n      2 def f(d):\n----> 3     return d.sort()\n',
+  "AttributeError: 'DataFrame' object has no attribute 'sort'",
+];
+
+describe('repairCandidates (runtime evidence)', () => {
+  it('a removed DataFrame method on an untyped parameter, inside a function defined in another cell', async () => {
+    // `d.sort()` is also list.sort(): only the runtime message says d is a DataFrame.
+    const nb = makeNotebook(['import pandas as pd\ndef f(d):\n    return d.sort()', 'x = 1\nf(pd.DataFrame({"a":[1]}))']);
+    const error = { ename: 'AttributeError', evalue: "'DataFrame' object has no attribute 'sort'", traceback: TB };
+    const cands = await repairCandidates({ notebook: nb, cell: 1, error, dataFiles: [] });
+    const inDef = cands.find((c) => c.patch.edits.some((e) => e.cell === 0));
+    assert.ok(inDef, JSON.stringify(cands.map((c) => c.label)));
+    assert.equal((inDef!.patch.edits[0] as any).newSource, 'import pandas as pd\ndef f(d):\n    return d.sort_index()');
+    assert.match(inDef!.label, /cell 0, where the traceback points/);
+  });
+
+  it('when the message names another type, the same receiver is left alone', async () => {
+    const nb = makeNotebook(['import pandas as pd\ndef f(d):\n    return d.sort()', 'x = 1\nf(pd.DataFrame({"a":[1]}))']);
+    const error = { ename: 'AttributeError', evalue: "'tuple' object has no attribute 'sort'", traceback: TB };
+    const cands = await repairCandidates({ notebook: nb, cell: 1, error, dataFiles: [] });
+    assert.ok(!cands.some((c) => c.patch.edits.some((e) => e.cell === 0)), JSON.stringify(cands.map((c) => c.label)));
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { notebookFrames } from '../../../src/fixers/rules/traceback.js';
+
+// As the fixed environment's kernel prints it (ipykernel 6 / IPython 9, captured from a real run).
+const TB = [
+  '---------------------------------------------------------------------------',
+  'AttributeError                            Traceback (most recent call last)',
+  '/tmp/ipykernel_4/1901470577.py in ?()\n      1 x = 1\n----> 2 f(pd.DataFrame({"a":[1]}))\n',
+  '/tmp/ipykernel_4/2142053953.py in ?(d)\n      2 def f(d):\n----> 3     return d.as_matrix()\n',
+  '/usr/lib/python3/dist-packages/pandas/core/generic.py in ?(self, name)\n-> 6299         return object.__getattribute__(self, name)\n',
+  "AttributeError: 'DataFrame' object has no attribute 'as_matrix'",
+];
+
+describe('notebookFrames', () => {
+  it('maps each notebook frame to the cell whose lines it lists, library frames skipped', () => {
+    const sources = ['import pandas as pd\ndef f(d):\n    return d.as_matrix()', '# notes', 'x = 1\nf(pd.DataFrame({"a":[1]}))'];
+    assert.deepEqual(notebookFrames(TB, sources), [{ cell: 2, line: 2 }, { cell: 0, line: 3 }]);
+  });
+  it('IPython 8 headers and ANSI colours', () => {
+    const tb = ['\u001b[0;31mCell In[7], line 2\u001b[0m, in \u001b[0;36mg\u001b[0;34m(s)\u001b[0m\n\u001b[1;32m      1\u001b[0m def g(s):\n\u001b[0;32m----> 2\u001b[0m     return s.order()\n'];
+    assert.deepEqual(notebookFrames(tb, ['def g(s):\n    return s.order()']), [{ cell: 0, line: 2, function: 'g' }]);
+  });
+});
