@@ -35,6 +35,9 @@ import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
 import { reorderCells } from './execution-order.js';
 import { excuseUnstable, unstableValues } from './nondeterminism.js';
+import { findBuiltEnvironment } from '../executor/environment/cache.js';
+import { loadSymbolIndex } from '../executor/environment/symbol-index.js';
+import type { SymbolIndex } from '../core/symbol-index.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 import { eraFromStoredOutputs } from '../fixers/rules/era-evidence.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -113,6 +116,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   let runOrder: number[] | undefined;
   /** Values that differed between two clean runs (nondeterministic: listed, not judged). */
   const unstable = new Set<string>();
+  let symbols: SymbolIndex | undefined;
   const verifyLimits = { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) };
   // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
   const era = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
@@ -167,6 +171,9 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     trajectory.append({ type: 'static-pass', changedCells: staticFix.patches.map((p) => p.edits[0].cell), findings: staticFix.findings.map((f) => ({ cell: f.cell, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable })) });
 
     sandbox = await openSandbox(opts.sandbox, { signal: opts.signal });
+    // The environment's public names, for moved and missing imports (built once per environment).
+    const built = opts.sandbox.cacheDir ? findBuiltEnvironment(opts.sandbox.environment, opts.sandbox.cacheDir) : undefined;
+    symbols = built ? await loadSymbolIndex(built) : undefined;
     session = await KernelSession.start(sandbox);
     const sb = sandbox;
     const sess = session;
@@ -212,6 +219,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     const repairInputs = (st: RunState) => ({
       original,
       era,
+      ...(symbols ? { symbols } : {}),
       ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}),
       ...(runOrder ? { runOrder } : {}),
       ...(st.cells.length ? {} : {}),

@@ -14,6 +14,8 @@ import { notebookFrames } from '../fixers/rules/traceback.js';
 import { missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
 import { orderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
+import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
+import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -31,8 +33,10 @@ export interface RepairInputs {
   runtime?: RuntimeEvidence;
   /** The notebook's era (date, versions, bounds from its stored outputs). */
   era?: EraHint;
-  /** Where a public name lives in the environment's packages (the symbol index). */
+  /** Where a public name lives in the environment's packages (default: the symbol index). */
   locateName?: NameLocator;
+  /** The environment's symbol index (moved and missing names). */
+  symbols?: SymbolIndex;
   /** The run order in force (undefined: file order). */
   runOrder?: number[];
 }
@@ -54,6 +58,9 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     });
     for (const p of rulePatches) out.push({ patch: p, label: `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule'}${cell !== inp.cell ? ` (cell ${cell}, where the traceback points)` : ''}` });
   }
+  if (inp.symbols) {
+    for (const c of await movedSymbolPatches(inp.notebook, inp.cell, inp.error, inp.symbols)) out.push(c);
+  }
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
     out.push({ patch: c.patch, label: c.label });
   }
@@ -68,7 +75,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
         order: move.order,
       });
     }
-    for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, inp.locateName)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
+    const locate = inp.locateName ?? (inp.symbols ? (n: string) => homesOf(inp.symbols!, n) : undefined);
+    for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
   }
   return out;
 }

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { EnvironmentError, ExitCode, UsageError } from '../../core/errors.js';
 import { dockerReachable, imageExists } from '../../executor/docker-engine.js';
 import { buildEnvironment, type BuildEvent, type BuiltEnvironment } from '../../executor/environment/build.js';
+import { loadSymbolIndex, symbolIndexFile } from '../../executor/environment/symbol-index.js';
 import { dockerTag, findBuiltFor, listBuiltEnvironments } from '../../executor/environment/cache.js';
 import { definitionHash, knownEnvironments, loadDefinition } from '../../executor/environment/definition.js';
 import { dockerfilePath, generateDockerfile } from '../../executor/environment/dockerfile.js';
@@ -112,6 +113,8 @@ async function build(args: string[], ctx: CliContext): Promise<number> {
   }
   progress.stop();
   const { env, cached, elapsedMs } = done!;
+  // The public-name index the repairs of moved imports read (seconds; kept next to versions.json).
+  const symbols = await loadSymbolIndex(env);
   if (values.json) {
     ctx.stdout(JSON.stringify({ ...env, cached, elapsedMs }, null, 2) + '\n');
   } else {
@@ -119,6 +122,7 @@ async function build(args: string[], ctx: CliContext): Promise<number> {
     ctx.stdout(`${env.name} (hash ${env.hash}) ${how}: ${env.dir}\n`);
     ctx.stdout(`  Debian ${env.versions.debian}, Python ${env.versions.python}` + (env.dockerImage ? `, Docker image ${env.dockerImage}` : '') + '\n');
     ctx.stdout(`  versions: nbmodernize env info ${env.name}\n`);
+    ctx.stdout(`  symbol index: ${Object.keys(symbols.modules).length} modules (${symbolIndexFile(env)})\n`);
   }
   return ExitCode.ok;
 }

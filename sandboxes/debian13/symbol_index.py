@@ -1,0 +1,69 @@
+"""Public names of the environment's data-science packages: module -> names it defines or exports.
+
+Run inside the fixed environment's rootfs (no network). Prints JSON on stdout. Private modules
+(a path component starting with "_"), tests and modules that fail to import are skipped; a global
+time budget keeps the build bounded. Used to repair imports of names that moved between releases.
+"""
+import importlib
+import json
+import pkgutil
+import sys
+import time
+import warnings
+
+PACKAGES = ["numpy", "pandas", "sklearn", "scipy", "matplotlib", "seaborn", "statsmodels", "xgboost", "joblib"]
+BUDGET_S = float(sys.argv[1]) if len(sys.argv) > 1 else 150.0
+SKIP_PARTS = {"tests", "test", "testing", "conftest", "setup", "benchmarks", "sandbox", "examples"}
+
+
+ORIGINS = {}
+
+
+def public(mod, top):
+    names = getattr(mod, "__all__", None)
+    if names is None:
+        names = [n for n in dir(mod) if not n.startswith("_")]
+    out = []
+    for n in names:
+        try:
+            obj = getattr(mod, n)
+        except Exception:
+            continue
+        origin = getattr(obj, "__module__", None) or getattr(obj, "__name__", "")
+        # Keep what the package itself defines (re-exports of numpy from scipy are noise).
+        if isinstance(origin, str) and (origin == top or origin.startswith(top + ".")):
+            out.append(n)
+            if getattr(obj, "__module__", None):
+                ORIGINS.setdefault(n, set()).add(obj.__module__)
+    return sorted(set(out))
+
+
+def main():
+    warnings.simplefilter("ignore")
+    start = time.time()
+    index = {}
+    skipped = []
+    for top in PACKAGES:
+        try:
+            pkg = importlib.import_module(top)
+        except Exception as e:
+            skipped.append([top, type(e).__name__])
+            continue
+        index[top] = public(pkg, top)
+        for info in pkgutil.walk_packages(pkg.__path__, top + ".", onerror=lambda n: None):
+            parts = info.name.split(".")
+            if any(p.startswith("_") or p in SKIP_PARTS for p in parts[1:]):
+                continue
+            if time.time() - start > BUDGET_S:
+                skipped.append([info.name, "time budget"])
+                continue
+            try:
+                mod = importlib.import_module(info.name)
+            except BaseException as e:  # SystemExit / import-time errors of optional backends
+                skipped.append([info.name, type(e).__name__])
+                continue
+            index[info.name] = public(mod, top)
+    json.dump({"modules": index, "origins": {k: sorted(v) for k, v in ORIGINS.items()}, "skipped": skipped, "seconds": round(time.time() - start, 1)}, sys.stdout, separators=(",", ":"))
+
+
+main()

@@ -1,0 +1,40 @@
+/**
+ * The environment's symbol index, built for real from the fixed rootfs, and a repair that depends on
+ * it: a notebook that never imports a scikit-learn name it uses.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findBuiltEnvironment } from '../../src/executor/environment/cache.js';
+import { loadSymbolIndex, symbolIndexFile } from '../../src/executor/environment/symbol-index.js';
+import { homesOf } from '../../src/core/symbol-index.js';
+import { modernizeNotebook } from '../../src/agent/modernize.js';
+import { testCacheDir, testSandboxRequest } from '../support/sandbox.js';
+import { makeNotebook } from '../support/notebooks.js';
+
+describe('symbol index (real environment)', { timeout: 600_000 }, () => {
+  it('knows where moved names live now', async () => {
+    const env = findBuiltEnvironment('debian13', testCacheDir());
+    assert.ok(env, 'the environment is built');
+    const index = await loadSymbolIndex(env);
+    assert.ok(fs.existsSync(symbolIndexFile(env)));
+    assert.ok(Object.keys(index.modules).length > 500, `${Object.keys(index.modules).length} modules`);
+    assert.equal(homesOf(index, 'train_test_split')[0], 'sklearn.model_selection');
+    assert.equal(homesOf(index, 'GridSearchCV')[0], 'sklearn.model_selection');
+    assert.equal(homesOf(index, 'scatter_matrix', { top: 'pandas' })[0], 'pandas.plotting');
+    assert.equal(homesOf(index, 'comb', { top: 'scipy' })[0], 'scipy.special');
+    assert.equal(homesOf(index, 'SimpleImputer')[0], 'sklearn.impute');
+  });
+
+  it('a name the notebook uses but never imports is imported from its home, rules only', async () => {
+    const nb = makeNotebook(['import numpy as np\nX = np.arange(20).reshape(10, 2)', 'a, b = train_test_split(X, test_size=0.3, random_state=0)\nprint(a.shape, b.shape)']);
+    (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '(7, 2) (3, 2)\n' }];
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-symbols-'));
+    const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/symbols.ipynb', llm: { provider: null, reason: 'test' }, timeoutS: 120 });
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'missing-import')!;
+    assert.match(fix.summary, /from sklearn\.model_selection import train_test_split/);
+  });
+});
