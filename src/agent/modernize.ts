@@ -35,6 +35,7 @@ import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
 import { reorderCells } from './execution-order.js';
 import { excuseUnstable, unstableValues } from './nondeterminism.js';
+import { localModuleMissing, selectProjectFiles, stageProject, unchangedStaged, type StagedManifest } from '../executor/project-files.js';
 import { findBuiltEnvironment } from '../executor/environment/cache.js';
 import { loadSymbolIndex } from '../executor/environment/symbol-index.js';
 import type { SymbolIndex } from '../core/symbol-index.js';
@@ -117,6 +118,10 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   /** Values that differed between two clean runs (nondeterministic: listed, not judged). */
   const unstable = new Set<string>();
   let symbols: SymbolIndex | undefined;
+  // The notebook's own project (helper modules, small files), staged into the working dir before each clean run.
+  const project = opts.sandbox.project ? { request: { ...opts.sandbox.project, exclude: [...(opts.sandbox.project.exclude ?? []), ...relInside(opts.sandbox.project.dir, opts.outDir)] }, selection: selectProjectFiles(opts.sandbox.project) } : undefined;
+  let staged: StagedManifest | undefined;
+  const ownFiles = (dir: string) => listProducedFiles(dir, staged ? unchangedStaged(staged, dir) : undefined);
   const verifyLimits = { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) };
   // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
   const era = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
@@ -171,6 +176,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     trajectory.append({ type: 'static-pass', changedCells: staticFix.patches.map((p) => p.edits[0].cell), findings: staticFix.findings.map((f) => ({ cell: f.cell, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable })) });
 
     sandbox = await openSandbox(opts.sandbox, { signal: opts.signal });
+    if (project) trajectory.append({ type: 'project', dir: project.request.dir, files: project.selection.files.length, bytes: project.selection.files.reduce((a, f) => a + f.bytes, 0), skipped: project.selection.skipped.slice(0, 50) });
     // The environment's public names, for moved and missing imports (built once per environment).
     const built = opts.sandbox.cacheDir ? findBuiltEnvironment(opts.sandbox.environment, opts.sandbox.cacheDir) : undefined;
     symbols = built ? await loadSymbolIndex(built) : undefined;
@@ -185,6 +191,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       if (mode !== 'incremental') {
         if (sess.cellExecutions > 0 || !sess.alive) await sess.restart();
         clearWorkDir(sb);
+        if (project && sb.workDirHost) staged = stageProject(project.request, project.selection, sb.workDirHost);
         fullRuns += 1;
       }
       emit({ type: 'run', mode, fromCell });
@@ -226,7 +233,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     });
 
     const rawOracle = (state: RunState): OracleVerdict => {
-      const submission = findSubmissionFile(listProducedFiles(sb.workDirHost).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })));
+      const submission = findSubmissionFile(ownFiles(sb.workDirHost).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })));
       return judge({ original, current: state.notebook, ...(opts.expected ? { expectedScore: opts.expected } : {}), ...(submission ? { submission } : {}), tolerance: opts.tolerance });
     };
     const oracleFor = (state: RunState) => (): OracleVerdict => excuseUnstable(rawOracle(state), unstable);
@@ -276,7 +283,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
           state = await execute('final', 0);
           if (diagnose(state.status, state.cells, oracleFor(state)).kind !== 'done') continue;
         }
-        finalRun = { run: runResultFor(state, sb, sess, startedAt, opts, timeoutS, cellTimeoutS), executed: state.notebook };
+        finalRun = { run: runResultFor(state, sb, sess, startedAt, opts, timeoutS, cellTimeoutS, staged ? unchangedStaged(staged, sb.workDirHost) : undefined), executed: state.notebook };
         stop('reproduced', 'the clean run from a fresh kernel reproduces');
         break;
       }
@@ -410,7 +417,11 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         // A library the environment does not have is a diagnosis, not something to guess away.
         const missing = staticFindings.find((f) => f.cell === diagnosis.cell && (f.ruleId === 'env-unavailable-library' || f.ruleId === 'env-missing-module'));
         if (missing && diagnosis.error && /ModuleNotFoundError|ImportError/.test(diagnosis.error.ename)) {
-          stop('unfixable', missing.message);
+          // A module of the author's own: say where it was looked for, once, plainly.
+          const own = missing.ruleId === 'env-missing-module' && project
+            ? localModuleMissing(diagnosis.error.evalue, project.selection.files.map((f) => f.rel), new Set(), project.request.dir)
+            : undefined;
+          stop('unfixable', own ?? missing.message);
           break;
         }
         stop('no-fix-available', `${provider ? 'no fixer' : 'no rule (rules only: ' + (opts.llm?.reason ?? 'no LLM configured') + ')'} proposes a patch for cell ${diagnosis.cell}: ${diagnosis.why}`);
@@ -459,7 +470,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   } finally {
     // Files the final run wrote (submission.csv) belong to the outputs.
     if (sandbox && finalRun) {
-      for (const f of listProducedFiles(sandbox.workDirHost)) {
+      for (const f of ownFiles(sandbox.workDirHost)) {
         const dest = path.join(opts.outDir, 'files', f.name);
         fs.mkdirSync(path.dirname(dest), { recursive: true });
         fs.copyFileSync(path.join(sandbox.workDirHost, f.name), dest);
@@ -518,6 +529,12 @@ function outputText(nb: Notebook, cell: number): string {
     .slice(0, 2000);
 }
 
+/** `inner` relative to `root` when it lies inside it (to keep the output dir out of the project copy). */
+function relInside(root: string, inner: string): string[] {
+  const rel = path.relative(path.resolve(root), path.resolve(inner));
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [rel.split(path.sep).join('/')] : [];
+}
+
 /** A copy of the notebook with these cells' sources replaced. */
 function withSources(nb: Notebook, sources: Map<number, string>): Notebook {
   const out = structuredClone(nb);
@@ -545,7 +562,7 @@ function clearWorkDir(sb: Sandbox): void {
   }
 }
 
-function runResultFor(state: RunState, sb: Sandbox, sess: KernelSession, startedAt: Date, opts: ModernizeOptions, timeoutS: number, cellTimeoutS: number): RunResult {
+function runResultFor(state: RunState, sb: Sandbox, sess: KernelSession, startedAt: Date, opts: ModernizeOptions, timeoutS: number, cellTimeoutS: number, stagedInputs?: Set<string>): RunResult {
   const firstError = state.cells.find((c) => c.error);
   const wallMs = state.cells.reduce((s, c) => s + (c.durationMs ?? 0), 0);
   return {
@@ -564,7 +581,7 @@ function runResultFor(state: RunState, sb: Sandbox, sess: KernelSession, started
     cellExecutions: sess.cellExecutions,
     cells: state.cells,
     ...(firstError?.error ? { error: { ...firstError.error, cell: firstError.index } } : {}),
-    producedFiles: listProducedFiles(sb.workDirHost).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })),
+    producedFiles: listProducedFiles(sb.workDirHost, stagedInputs).map((f) => ({ ...f, path: path.join(sb.workDirHost, f.name) })),
     outputs: { notebook: null, dir: opts.outDir },
   };
 }

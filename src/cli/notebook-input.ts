@@ -10,7 +10,7 @@ import { assertHasCode, notebookKernel, readNotebookFile, type LoadedNotebook } 
 import { validateDataMount } from '../executor/kaggle-layout.js';
 import type { SandboxRequest } from '../executor/types.js';
 import type { CliContext } from './context.js';
-import { sandboxRequestFrom } from './options.js';
+import { sandboxRequestFrom, withProjectDefault } from './options.js';
 
 export interface NotebookInput {
   nbPath: string;
@@ -27,7 +27,7 @@ export function notebookInput(command: string, positionals: string[], values: Re
   for (const note of loaded.notes) ctx.stderr(`nbmodernize: ${note}\n`);
   notebookKernel(loaded.notebook, path.basename(nbPath));
   assertHasCode(loaded.notebook, path.basename(nbPath));
-  const sandbox = sandboxRequestFrom(values, ctx);
+  const sandbox = withProjectDefault(sandboxRequestFrom(values, ctx), nbPath);
   if (sandbox.data) validateDataMount(sandbox.data);
   const name = path.basename(nbPath).replace(/\.ipynb$/i, '');
   const outDir = path.resolve(ctx.cwd, values['out-dir'] ?? path.join('nbmodernize-out', name));

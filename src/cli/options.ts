@@ -22,6 +22,8 @@ export const SANDBOX_FLAGS = {
   'cell-timeout': { type: 'string' },
   timeout: { type: 'string' },
   'allow-errors': { type: 'boolean', default: false },
+  'project-dir': { type: 'string' },
+  'no-project': { type: 'boolean', default: false },
 } as const;
 
 export function parseFlags(args: string[], options: Record<string, any>, command: string): { values: Record<string, any>; positionals: string[] } {
@@ -57,6 +59,10 @@ export function sandboxRequestFrom(values: Record<string, any>, ctx: CliContext)
     // The token may come from the environment so it stays out of shell history and `ps`.
     token: values.token ?? ctx.env.NBMODERNIZE_REMOTE_TOKEN ?? ctx.env.JUPYTER_TOKEN,
   };
+  // The notebook's own project: --project-dir DIR, none with --no-project, else the command's default
+  // (the notebook's directory, filled in by projectFor once the notebook is known).
+  if (values['no-project']) req.project = null;
+  else if (values['project-dir']) req.project = { dir: path.resolve(ctx.cwd, values['project-dir']) };
   if (values.data) {
     const dir = path.resolve(ctx.cwd, values.data);
     req.data = { dir, competition: values.competition ?? path.basename(dir) };
@@ -66,6 +72,11 @@ export function sandboxRequestFrom(values: Record<string, any>, ctx: CliContext)
     throw new UsageError('--competition needs --data DIR (the competition files to mount)');
   }
   return req;
+}
+
+/** The request with its project defaulted to the notebook's own directory (unless set or turned off). */
+export function withProjectDefault(req: SandboxRequest, notebookPath: string): SandboxRequest {
+  return req.project === undefined ? { ...req, project: { dir: path.dirname(path.resolve(notebookPath)) } } : req;
 }
 
 /** Leave headroom for the host: 75% of physical memory, at most 16 GiB per sandbox. */

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { selectProjectFiles, stageProject, unchangedStaged } from './project-files.js';
 import { codeCells, sourceText, type Notebook, type CodeCell } from '../core/notebook.js';
 import { upgradeToV45 } from '../core/notebook-schema.js';
 import { RUN_RESULT_SCHEMA_VERSION, type CellRecord, type RunResult, type RunStatus } from '../core/run-result.js';
@@ -64,6 +65,8 @@ export async function runNotebook(input: Notebook, opts: RunOptions): Promise<Ru
   let session: KernelSession | undefined;
   try {
     // The budget starts with the kernel: sandbox start-up is reported separately, not charged to the notebook.
+    // The notebook's own project files next to it, as in its repository checkout.
+    const staged = opts.sandbox.project && sandbox.workDirHost ? stageProject(opts.sandbox.project, selectProjectFiles(opts.sandbox.project), sandbox.workDirHost) : undefined;
     session = await KernelSession.start(sandbox, opts.outputLimits ?? DEFAULT_OUTPUT_LIMITS);
     emit({ type: 'kernel-ready', ms: session.kernelStartMs });
     const { notebook, cells, status, message } = await executeCells(input, session, {
@@ -74,7 +77,7 @@ export async function runNotebook(input: Notebook, opts: RunOptions): Promise<Ru
       signal: opts.signal,
       emit,
     });
-    const produced = collectProducedFiles(sandbox, opts.outDir);
+    const produced = collectProducedFiles(sandbox, opts.outDir, staged ? unchangedStaged(staged, sandbox.workDirHost) : undefined);
     const finished = new Date();
     const firstError = cells.find((c) => c.error);
     const result: RunResult = {
@@ -240,9 +243,9 @@ function markCell(cell: CodeCell, run: CellRun | null): void {
 }
 
 /** Copy what the notebook wrote into its working dir (submission.csv, ...) to outDir. */
-function collectProducedFiles(sandbox: Sandbox, outDir: string | undefined): RunResult['producedFiles'] {
+function collectProducedFiles(sandbox: Sandbox, outDir: string | undefined, staged?: Set<string>): RunResult['producedFiles'] {
   if (!sandbox.workDirHost) return [];
-  const files = listProducedFiles(sandbox.workDirHost);
+  const files = listProducedFiles(sandbox.workDirHost, staged);
   return files.map((f) => {
     if (!outDir) return f;
     const dest = path.join(outDir, 'files', f.name);

@@ -1,4 +1,5 @@
 /** Contracts between the executor's parts and its callers (agent, CLI). */
+import type { ProjectRequest } from './project-files.js';
 import type { SandboxKind } from '../core/run-result.js';
 
 export interface DataMount {
@@ -21,6 +22,11 @@ export interface SandboxRequest {
    * read 'train.csv' from their own folder. Off by default: the Kaggle layout is the contract.
    */
   dataNextToNotebook?: boolean;
+  /**
+   * The notebook's own project (helper modules, small files, other notebooks), copied into the working
+   * dir before each clean run. null: explicitly none; undefined: the caller's default (the notebook's directory).
+   */
+  project?: ProjectRequest | null;
   /** host backend: the python that has jupyter_server + ipykernel. */
   python?: string;
   /** remote backend. */

@@ -64,7 +64,8 @@ export interface BaselineOutcome {
 }
 
 export function jobSandbox(job: AuditJob, base: SandboxRequest): SandboxRequest {
-  const req: SandboxRequest = { ...base };
+  // The notebook's own project: its directory, unless the audit set one or turned it off.
+  const req: SandboxRequest = { ...base, ...(base.project === undefined ? { project: { dir: path.dirname(job.path) } } : {}) };
   delete req.data;
   delete req.dataNextToNotebook;
   if (job.data) {

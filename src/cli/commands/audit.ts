@@ -45,6 +45,9 @@ Options:
   --competition SLUG     slug for --data (default: the data dir's name)
   --data-root DIR        competitions as DIR/<slug>/; a notebook's slug is its folder's name
   --data-next-to-notebook  also link the data files into the working dir
+  --project-dir DIR   the notebook's own project (helper modules, small files), copied into the
+                      working dir before each run; default: the notebook's directory
+  --no-project        do not copy the notebook's directory
   --tolerance X          relative tolerance of the oracle (default 0.1)
   --sandbox KIND         auto | docker | bwrap | host | remote (default auto)
   --env NAME             environment definition (default debian13)

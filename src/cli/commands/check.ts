@@ -31,6 +31,9 @@ Options:
   --data DIR             competition data, mounted read-only at /kaggle/input/
   --competition SLUG     slug for the data mount (default: the data dir's name)
   --data-next-to-notebook  also link the data files into the working dir
+  --project-dir DIR   the notebook's own project (helper modules, small files), copied into the
+                      working dir before each run; default: the notebook's directory
+  --no-project        do not copy the notebook's directory
   --tolerance X          relative tolerance for numbers and scores (default 0.1)
   --expected-score X     compare the submission's score instead (needs --metric and --ground-truth)
   --metric NAME          accuracy | f1 | auc | logloss | rmse | rmsle | mae | r2

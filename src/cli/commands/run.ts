@@ -22,6 +22,9 @@ Options:
   --data DIR             competition data, mounted read-only at /kaggle/input/<slug>/ and /kaggle/input/
   --competition SLUG     slug for the data mount (default: the data dir's name)
   --data-next-to-notebook  also link the data files into the working dir (notebooks that read 'train.csv')
+  --project-dir DIR   the notebook's own project (helper modules, small files), copied into the
+                      working dir before each run; default: the notebook's directory
+  --no-project        do not copy the notebook's directory
   --data-exclude NAME    do not mount this top-level entry of the data dir (repeatable; e.g. ground_truth)
   -o, --output FILE      executed notebook (default: OUT-DIR/<name>.ipynb)
   --out-dir DIR          where the executed notebook, run-result.json and files/ go
