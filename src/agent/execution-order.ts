@@ -56,6 +56,20 @@ export async function orderForNameError(original: Notebook, work: Notebook, fail
   return planMove(du, counts, order, failingCell, name);
 }
 
+/**
+ * The same move without the counts' proof: the name is defined only in a later cell, but the stored
+ * counts are missing or say it ran later (the author's kernel held an earlier version of it). A weaker
+ * candidate, tried after the proven ones; the stored outputs decide whether it is kept.
+ */
+export async function unprovenOrderForNameError(work: Notebook, failingCell: number, name: string, currentOrder?: number[]): Promise<OrderRepair | undefined> {
+  const du = await analyzeNotebook(work);
+  const order = currentOrder ?? codeCellIndices(work);
+  // Pretend each cell ran in file order, and the failing one last: every later definition is then "earlier".
+  const counts = new Map(order.map((cell, k) => [cell, cell === failingCell ? order.length + 1 : k]));
+  const plan = planMove(du, counts, order, failingCell, name);
+  return plan ? { ...plan, why: `run cell${plan.moved.length > 1 ? 's' : ''} ${plan.moved.join(', ')} before cell ${failingCell}: the only definition${plan.moved.length > 1 ? 's' : ''} of ${name} come${plan.moved.length > 1 ? '' : 's'} later in the file (the stored execution counts do not show the author's order)` } : undefined;
+}
+
 export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string): OrderRepair | undefined {
   const pos = (i: number) => order.indexOf(i);
   const failPos = pos(failingCell);

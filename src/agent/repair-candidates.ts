@@ -12,7 +12,7 @@ import { sourceText } from '../core/notebook.js';
 import { rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
 import { missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
-import { orderForNameError } from './execution-order.js';
+import { orderForNameError, unprovenOrderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
 import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
@@ -68,6 +68,14 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     // The author ran a later cell first (stored execution counts): run it first too.
     const name = undefinedName(inp.error.evalue);
     const move = name && inp.original ? await orderForNameError(inp.original, inp.notebook, inp.cell, name, inp.runOrder) : undefined;
+    const unproven = name && !move ? await unprovenOrderForNameError(inp.notebook, inp.cell, name, inp.runOrder) : undefined;
+    if (unproven) {
+      out.push({
+        patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: unproven.why },
+        label: `run order (unproven): cells ${unproven.moved.join(', ')} before cell ${inp.cell}`,
+        order: unproven.order,
+      });
+    }
     if (move) {
       out.unshift({
         patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: move.why },

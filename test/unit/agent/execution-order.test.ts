@@ -42,3 +42,14 @@ describe('execution order', () => {
     assert.equal(newIndex.get(1), 1);
   });
 });
+
+describe('unproven execution order', () => {
+  it('a name defined only later, with counts that say otherwise, is still a (weaker) move candidate', async () => {
+    const { unprovenOrderForNameError } = await import('../../../src/agent/execution-order.js');
+    const nb = withCounts(['import math', 'print(f(1))', 'def f(x):\n    return x + 1'], [1, 2, 3]);
+    const r = await unprovenOrderForNameError(nb, 1, 'f');
+    assert.deepEqual(r?.order, [0, 2, 1]);
+    assert.match(r!.why, /only definition of f comes later in the file/);
+    assert.equal(await unprovenOrderForNameError(nb, 1, 'nowhere'), undefined);
+  });
+});
