@@ -84,6 +84,8 @@ export interface FixtureContext {
   dataFiles?: string[];
   /** Facts about those files (evidence-gated pins). */
   dataFacts?: DataFacts;
+  /** The runtime error the fixture's `before` raises, for rules fired by runtime evidence. */
+  runtime?: { ename: string; evalue: string };
 }
 
 export interface EraHint {

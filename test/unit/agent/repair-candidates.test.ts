@@ -30,3 +30,15 @@ describe('repairCandidates (runtime evidence)', () => {
     assert.ok(!cands.some((c) => c.patch.edits.some((e) => e.cell === 0)), JSON.stringify(cands.map((c) => c.label)));
   });
 });
+
+describe('repairCandidates (missing labels)', () => {
+  it("KeyError: ['x'] not in index on an untyped frame, at the traceback's line only", async () => {
+    const nb = makeNotebook(["import pandas as pd\ncols = ['OverallQual ', 'GrLivArea']\ndef pick(d):\n    keep = d[['Id', 'Name']]\n    return d[cols]"]);
+    const TB2 = ["/tmp/ipykernel_4/1.py in ?(d)\n      4     keep = d[['Id', 'Name']]\n----> 5     return d[cols]\n"];
+    const error = { ename: 'KeyError', evalue: `"['OverallQual '] not in index"`, traceback: TB2 };
+    const cands = await repairCandidates({ notebook: nb, cell: 0, error, dataFiles: [] });
+    const c = cands.find((x) => x.label.includes('pandas-missing-labels-reindex'));
+    assert.ok(c, JSON.stringify(cands.map((x) => x.label)));
+    assert.equal((c!.patch.edits[0] as any).newSource, "import pandas as pd\ncols = ['OverallQual ', 'GrLivArea']\ndef pick(d):\n    keep = d[['Id', 'Name']]\n    return d.reindex(columns=cols)");
+  });
+});

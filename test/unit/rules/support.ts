@@ -26,6 +26,7 @@ export function fixtureOptions(rule: Rule, f: Fixture): RuleOptions {
     dataFiles: f.context?.dataFiles,
     pythonMajor: f.context?.pythonMajor,
     ...(f.context?.dataFacts ? { dataFacts: f.context.dataFacts } : {}),
+    ...(f.context?.runtime ? { runtime: { failingCell: 0, ...f.context.runtime, traceback: [], frames: [], types: {} } } : {}),
   };
 }
 
