@@ -11,6 +11,17 @@ const DF = "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 
 
 export const pandasTable: TableEntry[] = [
   {
+    kind: 'move-symbol', id: 'pandas-from-import-datetime', library: 'pandas', removedIn: '2.0', deprecatedIn: '1.0',
+    from: 'pandas.datetime', to: 'datetime.datetime',
+    link: WN('2.0.0'),
+    message: 'pandas.datetime (an alias of datetime.datetime) was removed in pandas 2.0: import it from datetime',
+    fixtures: [{
+      before: 'from pandas import datetime\nprint(datetime(2020, 1, 2).day)',
+      after: 'from datetime import datetime\nprint(datetime(2020, 1, 2).day)',
+      expect: '2', beforeError: 'ImportError',
+    }],
+  },
+  {
     kind: 'rename-kwarg', id: 'pandas-take-last', library: 'pandas', removedIn: '0.20', deprecatedIn: '0.17',
     callees: on('pandas', 'drop_duplicates', 'duplicated', 'nlargest', 'nsmallest'), from: 'take_last', to: 'keep',
     values: { True: "'last'", False: "'first'" },
