@@ -53,6 +53,8 @@ export interface VerifyLimits {
   maxCandidates: number;
   /** Cell executions spent at most on trials per problem. */
   maxCellExecutions: number;
+  /** Epoch ms after which no further candidate is tried (the loop's wall budget). */
+  deadline?: number;
 }
 
 export const DEFAULT_VERIFY_LIMITS: VerifyLimits = { maxCandidates: 6, maxCellExecutions: 600 };
@@ -65,7 +67,7 @@ export interface VerifyResult<S> {
   lastIndex: number;
   trials: TrialRecord[];
   /** Why trying stopped early, when it did. */
-  stoppedBy?: 'candidates' | 'cell-executions';
+  stoppedBy?: 'candidates' | 'cell-executions' | 'wall-time';
 }
 
 /**
@@ -89,6 +91,10 @@ export async function generateAndVerify<S>(
     }
     if (spent >= limits.maxCellExecutions) {
       stoppedBy = 'cell-executions';
+      break;
+    }
+    if (limits.deadline !== undefined && index > 0 && Date.now() >= limits.deadline) {
+      stoppedBy = 'wall-time';
       break;
     }
     const { state, outcome } = await trial(candidate, index);

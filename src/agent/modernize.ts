@@ -336,7 +336,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
             work = saved.work;
             runOrder = saved.runOrder;
             return { state: s, outcome };
-          }, verifyLimits);
+          }, { ...verifyLimits, deadline: startedAt.getTime() + budgets.maxWallS * 1000 });
           for (const c of candidates.slice(0, gv.trials.length)) tried.add(candidateKey(c));
           trajectory.append({ type: 'verify', step, cell: target, trials: gv.trials, kept: gv.kept?.index ?? null, ...(gv.stoppedBy ? { stoppedBy: gv.stoppedBy } : {}) });
           // The kernel holds the last trial's state: unless that is the kept one, the next run starts fresh.

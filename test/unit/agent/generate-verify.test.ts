@@ -64,3 +64,11 @@ describe('rankTrial', () => {
     assert.deepEqual(out.map((c) => c.label), ['a', 'c']);
   });
 });
+
+describe('generateAndVerify wall budget', () => {
+  it('tries no further candidate past the deadline (the first is always tried)', async () => {
+    const r = await generateAndVerify(['a', 'b'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: outcome('same-error') }), { maxCandidates: 10, maxCellExecutions: 1000, deadline: Date.now() - 1 });
+    assert.equal(r.trials.length, 1);
+    assert.equal(r.stoppedBy, 'wall-time');
+  });
+});
