@@ -11,7 +11,7 @@ import type { CellError } from '../core/run-result.js';
 import { sourceText } from '../core/notebook.js';
 import { rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
-import { missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
+import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
 import { orderForNameError, unprovenOrderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
@@ -85,6 +85,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     }
     const locate = inp.locateName ?? (inp.symbols ? (n: string) => homesOf(inp.symbols!, n) : undefined);
     for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
+    const hinted = await didYouMeanPatch(inp.notebook, inp.cell, inp.error.evalue);
+    if (hinted) out.push({ patch: hinted, label: hinted.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
   }
   return out;
 }

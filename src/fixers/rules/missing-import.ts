@@ -77,3 +77,39 @@ function importOffset(src: string): number {
   }
   return 0;
 }
+
+/**
+ * Python's own hint as a last candidate: `NameError: name 'svc' is not defined. Did you mean: 'svr'?`
+ * for a name the notebook never binds, where the suggestion is a name the notebook does bind (a typo
+ * the author's kernel hid, because an older cell had once defined the misspelt name). The free uses of
+ * the name in the failing cell are renamed; generate-and-verify keeps it only if the cell then runs.
+ */
+export async function didYouMeanPatch(nb: Notebook, cell: number, evalue: string): Promise<Patch | undefined> {
+  const name = undefinedName(evalue);
+  const hint = /Did you mean: '(\w+)'\?/.exec(evalue)?.[1];
+  if (!name || !hint || hint === name) return undefined;
+  const cells = await parseNotebookCells(nb);
+  try {
+    const ctx = new NotebookContext(cells, notebookInfo(nb, cells, {}));
+    if (ctx.isBound(name) || !ctx.isBound(hint)) return undefined;
+    const parsed = cells.find((c) => c.index === cell);
+    if (!parsed) return undefined;
+    const uses = ctx.identifiers(name).filter((u) => u.cell === cell).map((u) => u.node).filter((n) => {
+      const p = n.parent;
+      if (p?.type === 'attribute' && p.childForFieldName('attribute')?.startIndex === n.startIndex) return false;
+      if (p?.type === 'keyword_argument' && p.childForFieldName('name')?.startIndex === n.startIndex) return false;
+      return true;
+    });
+    if (!uses.length) return undefined;
+    let src = sourceText(nb.cells[cell].source);
+    for (const u of uses.sort((a, b) => b.startIndex - a.startIndex)) src = src.slice(0, u.startIndex) + hint + src.slice(u.endIndex);
+    return {
+      fixType: 'error-repair',
+      source: { kind: 'rule', ruleIds: ['python-did-you-mean'] },
+      edits: [{ cell, op: 'replace', newSource: src }],
+      summary: `cell ${cell}: ${name} -> ${hint} (Python's hint; the notebook never defines ${name})`,
+    };
+  } finally {
+    disposeCells(cells);
+  }
+}

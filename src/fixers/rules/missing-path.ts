@@ -78,6 +78,8 @@ export function matchDataFiles(base: string, dataFiles: readonly string[], compe
 }
 
 interface Literal {
+  /** An f-string: its value is the raw text, `{...}` placeholders included. */
+  template?: boolean;
   cell: number;
   node: SyntaxNode;
   prefix: string;
@@ -90,11 +92,11 @@ function literals(cell: number, root: SyntaxNode): Literal[] {
   const out: Literal[] = [];
   const walk = (n: SyntaxNode) => {
     if (n.type === 'string') {
-      const m = /^([rRuUbB]*)('''|"""|'|")([\s\S]*)\2$/.exec(n.text);
-      if (m && !/[fF]/.test(m[1])) {
+      const m = /^([rRuUbBfF]*)('''|"""|'|")([\s\S]*)\2$/.exec(n.text);
+      if (m) {
         const raw = /[rR]/.test(m[1]);
         const value = raw ? m[3] : m[3].replace(/\\(\\|'|"|n|t)/g, (_x, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
-        out.push({ cell, node: n, prefix: m[1], quote: m[2], value });
+        out.push({ cell, node: n, prefix: m[1], quote: m[2], value, ...(/[fF]/.test(m[1]) ? { template: true } : {}) });
       }
       return;
     }
@@ -136,6 +138,19 @@ export async function missingPathPatches(
     }
     const matches = ext(base) ? matchDataFiles(base, opts.dataFiles, opts.competition) : [];
     const out: PathCandidate[] = [];
+    // A path template (`'data/bike/{}.csv'.format(name)`, `'data/%s.csv' % name`, an f-string) that
+    // produced the missing path: its directory part moves to the data root, its placeholders stay.
+    if (!whole.length && !dirs.length && matches.length) {
+      const templ = lits.filter((l) => templateMatches(l.value, target));
+      if (templ.length) {
+        const edits = templ.map((l) => {
+          const firstHole = l.value.search(/\{|%[sd]/);
+          const cut = l.value.replace(/\\/g, '/').lastIndexOf('/', firstHole);
+          return { l, text: literalText(l, `${DATA_ROOT}/${l.value.slice(cut + 1)}`) };
+        });
+        out.push({ label: matches[0], patch: patchOf(nb, edits, `${miss.path}: the path template's directory -> ${DATA_ROOT}/`) });
+      }
+    }
     const longestDir = dirs.sort((a, b) => norm(b.value).length - norm(a.value).length)[0];
     for (const file of matches) {
       const mapped = file.split('/').pop()!;
@@ -163,6 +178,16 @@ export async function missingPathPatches(
   } finally {
     disposeCells(cells);
   }
+}
+
+/** Does a path template with `{...}` / `%s` placeholders produce `target`? (Only a directory part before the first placeholder.) */
+function templateMatches(value: string, target: string): boolean {
+  if (!/\{[^{}]*\}|%[sd]/.test(value)) return false;
+  const v = norm(value);
+  const firstHole = v.search(/\{|%[sd]/);
+  if (v.lastIndexOf('/', firstHole) < 0) return false;
+  const re = new RegExp(`^${v.split(/\{[^{}]*\}|%[sd]/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  return re.test(target);
 }
 
 function patchOf(nb: Notebook, edits: Array<{ l: Literal; text: string }>, why: string): Patch {

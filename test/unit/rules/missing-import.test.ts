@@ -20,3 +20,13 @@ describe('missingImportPatches', () => {
     assert.deepEqual(await missingImportPatches(nb, 0, "name 'np' is not defined"), []);
   });
 });
+
+describe('didYouMeanPatch', () => {
+  it("renames a never-bound name to Python's suggestion when the notebook binds that one", async () => {
+    const { didYouMeanPatch } = await import('../../../src/fixers/rules/missing-import.js');
+    const nb = notebookOf(['svr = 1', 'cv = dict(estimator=svc, k=svc.real)\nsvc_like = 2']);
+    const p = await didYouMeanPatch(nb, 1, "name 'svc' is not defined. Did you mean: 'svr'?");
+    assert.equal((p!.edits[0] as any).newSource, 'cv = dict(estimator=svr, k=svr.real)\nsvc_like = 2');
+    assert.equal(await didYouMeanPatch(nb, 1, "name 'svc' is not defined. Did you mean: 'nothere'?"), undefined);
+  });
+});

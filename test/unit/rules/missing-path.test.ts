@@ -41,6 +41,16 @@ describe('missingPathPatches', () => {
     assert.equal(src(cands[0].patch, 0), "sub.to_csv('submission.csv', index=False)");
   });
 
+  it('a path template (.format, %, f-string): its directory part moves, the placeholders stay', async () => {
+    const nb = notebookOf(['def readCsv(name):\n    return pd.read_csv("data/bike-sharing/{}.csv".format(name))', "t = pd.read_csv('data/%s.csv' % 'test')", "n = 'train'\nu = pd.read_csv(f'data/raw/{n}.csv')"]);
+    const [a] = await missingPathPatches(nb, 0, fnf('data/bike-sharing/train.csv'), { dataFiles: FILES });
+    assert.equal(src(a.patch, 0), 'def readCsv(name):\n    return pd.read_csv("../input/{}.csv".format(name))');
+    const [b] = await missingPathPatches(nb, 1, fnf('data/test.csv'), { dataFiles: FILES });
+    assert.equal(src(b.patch, 1), "t = pd.read_csv('../input/%s.csv' % 'test')");
+    const [c] = await missingPathPatches(nb, 2, fnf('data/raw/train.csv'), { dataFiles: FILES });
+    assert.equal(src(c.patch, 2), "n = 'train'\nu = pd.read_csv(f'../input/{n}.csv')");
+  });
+
   it('nothing when no data file fits', async () => {
     const nb = notebookOf(["x = pd.read_csv('weather.csv')"]);
     assert.deepEqual(await missingPathPatches(nb, 0, fnf('weather.csv'), { dataFiles: FILES }), []);
