@@ -316,6 +316,11 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         if (candidates.length) {
           const target = diagnosis.cell;
           const before = diagnosis.error;
+          // The run the kernel's state comes from, and the first cell whose code in the kernel is a trial's:
+          // a trial that failed again at the target ran nothing after it, so the next trial can resume
+          // from its own first patched cell if that is no later than the previous trial's.
+          let base: RunState | undefined = forceRestart ? undefined : state;
+          let baseFrom = Infinity;
           const gv = await generateAndVerify(candidates, async (c, index) => {
             const saved = { work, runOrder };
             work = withSources(work, applyEdits(work, c.patch.edits).sources);
@@ -324,14 +329,17 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
             const patched = c.patch.edits.map((e) => e.cell);
             const fromCell = c.order ? 0 : Math.min(...patched, target);
             let s: RunState;
-            if (index === 0 && !forceRestart && !c.order) {
-              const decision = decideReexecution({ incrementalEnabled: incremental, kernelAlive: sess.alive, patchedCells: patched, failedCell: target, lastRunCells: state.cells, lastRunWasComplete: state.complete && state.status === 'ok' });
+            if (base && !c.order && fromCell <= baseFrom) {
+              const decision = decideReexecution({ incrementalEnabled: incremental, kernelAlive: sess.alive, patchedCells: patched, failedCell: target, lastRunCells: base.cells, lastRunWasComplete: base.complete && base.status === 'ok' });
               trajectory.append({ type: 'reexecution', step, candidate: index, ...decision });
-              s = decision.mode === 'incremental' ? await execute('incremental', decision.fromCell, state) : await execute('full', 0);
+              s = decision.mode === 'incremental' ? await execute('incremental', decision.fromCell, base) : await execute('full', 0);
             } else {
               s = await execute('full', 0);
             }
             const outcome = rankTrial(target, fromCell, before, s.cells, oracleFor(s)().comparisons, sess.cellExecutions - execBefore);
+            const stoppedAtTarget = s.cells.find((x) => x.status !== 'ok' && x.status !== 'not-run')?.index === target;
+            base = stoppedAtTarget && !c.order ? s : undefined;
+            baseFrom = fromCell;
             trajectory.append({ type: 'candidate', step, index, label: c.label, source: c.patch.source, summary: c.patch.summary, edits: c.patch.edits, ...(c.order ? { order: c.order } : {}), outcome });
             work = saved.work;
             runOrder = saved.runOrder;
