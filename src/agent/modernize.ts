@@ -41,6 +41,7 @@ import { loadSymbolIndex } from '../executor/environment/symbol-index.js';
 import type { SymbolIndex } from '../core/symbol-index.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 import { eraFromStoredOutputs } from '../fixers/rules/era-evidence.js';
+import { missingPath } from '../fixers/rules/missing-path.js';
 import type { EraHint } from '../fixers/rules/types.js';
 
 export interface ModernizeOptions {
@@ -430,6 +431,12 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
             ? localModuleMissing(diagnosis.error.evalue, project.selection.files.map((f) => f.rel), new Set(), project.request.dir)
             : undefined;
           stop('unfixable', own ?? missing.message);
+          break;
+        }
+        // A read of a file the mounted data does not have (and no candidate mapped it to one): say so plainly.
+        const absent = diagnosis.error ? missingPath(diagnosis.error.ename, diagnosis.error.evalue) : undefined;
+        if (absent && !absent.write && opts.sandbox.data) {
+          stop('unfixable', `the notebook reads ${absent.path}, which the data provided does not hold (data files: ${dataFiles.join(', ') || 'none'}); an input this run does not have`);
           break;
         }
         stop('no-fix-available', `${provider ? 'no fixer' : 'no rule (rules only: ' + (opts.llm?.reason ?? 'no LLM configured') + ')'} proposes a patch for cell ${diagnosis.cell}: ${diagnosis.why}`);
