@@ -15,6 +15,7 @@ import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator 
 import { orderForNameError, unprovenOrderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
+import { reshape1dPatches } from '../fixers/rules/sklearn-1d-reshape.js';
 import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
@@ -58,6 +59,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     });
     for (const p of rulePatches) out.push({ patch: p, label: `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule'}${cell !== inp.cell ? ` (cell ${cell}, where the traceback points)` : ''}` });
   }
+  for (const c of await reshape1dPatches(inp.notebook, inp.cell, inp.error.evalue, frames)) out.push(c);
   if (inp.symbols) {
     for (const c of await movedSymbolPatches(inp.notebook, inp.cell, inp.error, inp.symbols)) out.push(c);
   }

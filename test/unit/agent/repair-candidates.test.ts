@@ -42,3 +42,12 @@ describe('repairCandidates (missing labels)', () => {
     assert.equal((c!.patch.edits[0] as any).newSource, "import pandas as pd\ncols = ['OverallQual ', 'GrLivArea']\ndef pick(d):\n    keep = d[['Id', 'Name']]\n    return d.reindex(columns=cols)");
   });
 });
+
+describe('repairCandidates (1-D X)', () => {
+  it('both readings of a 1-D X are candidates, the old single-sample one first', async () => {
+    const nb = makeNotebook(['import numpy as np\nfrom sklearn.preprocessing import StandardScaler\nsc = StandardScaler()\ny_std = sc.fit_transform(y_train)']);
+    const error = { ename: 'ValueError', evalue: 'Expected 2D array, got 1D array instead:\narray=[1. 2.].\nReshape your data either using array.reshape(-1, 1)', traceback: [] };
+    const cands = (await repairCandidates({ notebook: nb, cell: 0, error, dataFiles: [] })).filter((c) => c.patch.source.kind === 'rule' && c.patch.source.ruleIds.includes('sklearn-1d-reshape'));
+    assert.deepEqual(cands.map((c) => (c.patch.edits[0] as any).newSource.split('\n').pop()), ['y_std = sc.fit_transform(np.asarray(y_train).reshape(1, -1))', 'y_std = sc.fit_transform(np.asarray(y_train).reshape(-1, 1))']);
+  });
+});
