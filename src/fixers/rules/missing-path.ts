@@ -118,6 +118,8 @@ export async function missingPathPatches(
   error: { ename: string; evalue: string },
   opts: { dataFiles: readonly string[]; competition?: string },
 ): Promise<PathCandidate[]> {
+  // pandas reads `C://Users/...` as a URL (scheme "C") and asks for fsspec: the path is a Windows one.
+  if (/Missing optional dependency 'fsspec'/.test(error.evalue)) return windowsUrlPaths(nb, failingCell, opts);
   const miss = missingPath(error.ename, error.evalue);
   if (!miss) return [];
   const target = norm(miss.path);
@@ -175,6 +177,23 @@ export async function missingPathPatches(
       out.push({ label: DATA_ROOT, patch: patchOf(nb, whole.map((l) => ({ l, text: literalText(l, /[/\\]$/.test(l.value) ? `${DATA_ROOT}/` : DATA_ROOT) })), `${miss.path} -> ${DATA_ROOT}`) });
     }
     return out;
+  } finally {
+    disposeCells(cells);
+  }
+}
+
+async function windowsUrlPaths(nb: Notebook, cell: number, opts: { dataFiles: readonly string[]; competition?: string }): Promise<PathCandidate[]> {
+  const cells = await parseNotebookCells(nb);
+  try {
+    const parsed = cells.find((c) => c.index === cell);
+    if (!parsed) return [];
+    const edits = literals(cell, parsed.tree.rootNode).filter((l) => /^[A-Za-z]:[\\/]/.test(l.value)).map((l) => {
+      const base = norm(l.value).split('/').pop() ?? '';
+      const file = matchDataFiles(base, opts.dataFiles, opts.competition)[0];
+      // A competition file is read from the data; anything else is the notebook's own output: the working dir.
+      return { l, text: literalText(l, file ? `${DATA_ROOT}/${file}` : base) };
+    });
+    return edits.length ? [{ label: 'Windows path', patch: patchOf(nb, edits, 'Windows paths (read as URLs) -> the data or the working dir') }] : [];
   } finally {
     disposeCells(cells);
   }

@@ -51,6 +51,12 @@ describe('missingPathPatches', () => {
     assert.equal(src(c.patch, 2), "n = 'train'\nu = pd.read_csv(f'../input/{n}.csv')");
   });
 
+  it("a Windows path pandas took for a URL (fsspec): outputs to the working dir, inputs to the data", async () => {
+    const nb = notebookOf(['sub.to_csv("C://Users//me//Desktop//Score_{0:.5f}_submission.csv".format(s), index=False)\nt = pd.read_csv("C://Users//me//test.csv")']);
+    const [c] = await missingPathPatches(nb, 0, { ename: 'ImportError', evalue: "Missing optional dependency 'fsspec'.  Use pip or conda to install fsspec." }, { dataFiles: FILES });
+    assert.equal(src(c.patch, 0), 'sub.to_csv("Score_{0:.5f}_submission.csv".format(s), index=False)\nt = pd.read_csv("../input/test.csv")');
+  });
+
   it('nothing when no data file fits', async () => {
     const nb = notebookOf(["x = pd.read_csv('weather.csv')"]);
     assert.deepEqual(await missingPathPatches(nb, 0, fnf('weather.csv'), { dataFiles: FILES }), []);
