@@ -43,7 +43,8 @@ function mixedDir(name: string): string {
   return writeTree(path.join(root, name), {
     'clean.ipynb': withOutputs([['import pandas as pd\ndf = pd.read_csv("../input/train.csv")\nprint(len(df))', '5\n'], ['print(round(df.Fare.mean(), 2))', '29.52\n']]),
     'titanic/fixable.ipynb': withOutputs([['import numpy as np\nx = np.float(3)\nprint(x)', '3.0\n']]),
-    'titanic/unfixable.ipynb': withOutputs([['import lightgbm as lgb\nprint("trained")', 'trained\n']]),
+    // The library is used: an unused failing import would simply be dropped.
+    'titanic/unfixable.ipynb': withOutputs([['import lightgbm as lgb\nmodel = lgb.LGBMClassifier()\nprint("trained")', 'trained\n']]),
     'drift.ipynb': withOutputs([['print(0.5 + 0.1)', '0.8\n']]),
     'malformed.ipynb': '{"nbformat": 4, "cells": [',
     'r-kernel.ipynb': rkernel,
