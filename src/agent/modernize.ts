@@ -40,7 +40,7 @@ import { findBuiltEnvironment } from '../executor/environment/cache.js';
 import { loadSymbolIndex } from '../executor/environment/symbol-index.js';
 import type { SymbolIndex } from '../core/symbol-index.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
-import { eraFromStoredOutputs } from '../fixers/rules/era-evidence.js';
+import { eraFromRemovedApis, eraFromStoredOutputs, versionLessThan } from '../fixers/rules/era-evidence.js';
 import { missingPath } from '../fixers/rules/missing-path.js';
 import type { EraHint } from '../fixers/rules/types.js';
 
@@ -125,7 +125,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   const ownFiles = (dir: string) => listProducedFiles(dir, staged ? unchangedStaged(staged, dir) : undefined);
   const verifyLimits = { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) };
   // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
-  const era = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
+  const era: EraHint & { bounds: NonNullable<EraHint['bounds']> } = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
   const stop = (reason: StopReason, detail: string) => {
     stopReason = reason;
     stopDetail = detail;
@@ -166,6 +166,12 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     // 1. Static pass: every safe rule, all at once, before the first run (free, deterministic).
     const staticFix = await fixNotebook(work, { dataFiles, era });
     staticFindings = staticFix.originalFindings;
+    // The removed APIs the notebook used are era evidence too (it ran before they were removed); the
+    // rewritten notebook no longer shows them, so the bounds are kept for the pins that follow.
+    for (const [lib, b] of Object.entries(eraFromRemovedApis(staticFindings))) {
+      const cur = era.bounds[lib as keyof typeof era.bounds];
+      if (!cur || versionLessThan(b.version, cur.version)) era.bounds[lib as keyof typeof era.bounds] = b;
+    }
     for (const patch of staticFix.patches) applyPatch(patch, 0, 'static scan');
     // Old defaults whose effect the data itself shows (e.g. 'None' fields read as NaN since pandas 2.0).
     const dataFacts = opts.sandbox.data ? readDataFacts(opts.sandbox.data.dir, { exclude: opts.sandbox.data.exclude ?? [] }) : undefined;

@@ -17,6 +17,8 @@
 import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import type { EraBound, Library } from './types.js';
+import type { Finding } from '../../core/patch.js';
+import { ruleById } from './registry.js';
 
 /** Python package directory names -> the rule engine's library names. */
 const PACKAGE_LIBRARY: Record<string, Library> = {
@@ -109,4 +111,22 @@ function versionLess(a: string, b: string): boolean {
     if (x !== y) return x < y;
   }
   return false;
+}
+
+/** Bounds from the notebook's own findings: an API removed in version V, used, means the library was older than V. */
+export function eraFromRemovedApis(findings: readonly Finding[]): Partial<Record<Library, EraBound>> {
+  const bounds: Partial<Record<Library, EraBound>> = {};
+  for (const f of findings) {
+    const r = ruleById(f.ruleId);
+    if (!r || r.kind !== 'error-repair' || !r.removedIn || r.library === 'python' || r.library === 'environment' || r.library === 'data') continue;
+    // Only a name that no longer exists proves the era; a call whose behaviour changed may be modern code too.
+    if (!r.errors.some((e) => ['AttributeError', 'ImportError', 'ModuleNotFoundError'].includes(e.ename) || /unexpected keyword/.test(e.pattern.source))) continue;
+    const cur = bounds[r.library];
+    if (!cur || versionLess(r.removedIn, cur.version)) bounds[r.library] = { version: r.removedIn, reason: `it uses ${r.old} (removed in ${r.library} ${r.removedIn})` };
+  }
+  return bounds;
+}
+
+export function versionLessThan(a: string, b: string): boolean {
+  return versionLess(a, b);
 }

@@ -36,3 +36,14 @@ describe('eraFromStoredOutputs', () => {
     assert.deepEqual(eraFromStoredOutputs(nb), {});
   });
 });
+
+describe('eraFromRemovedApis', () => {
+  it('a removed name the notebook used bounds its library; a changed behaviour does not', async () => {
+    const { eraFromRemovedApis } = await import('../../../src/fixers/rules/era-evidence.js');
+    const { scanNotebook } = await import('../../../src/fixers/rules/index.js');
+    const used = await scanNotebook(notebookOf(['import pandas as pd\ndf = pd.DataFrame({"a": [1]})\nx = df.as_matrix()']));
+    assert.equal(eraFromRemovedApis(used).pandas?.version, '1.0');
+    assert.match(eraFromRemovedApis(used).pandas!.reason, /as_matrix/);
+    assert.deepEqual(eraFromRemovedApis(await scanNotebook(notebookOf(['import pandas as pd\nprint(pd.DataFrame({"a": [1]}).sum())']))), {});
+  });
+});
