@@ -16,7 +16,11 @@ export type RecordStatus =
 
 export interface RecordError { cell: number | null; ename: string; evalue: string }
 
-export interface RecordComparison { cell: number | null; original: number | null; new: number | null; relDiff: number | null; ok: boolean; context?: string }
+export interface RecordComparison {
+  cell: number | null; original: number | null; new: number | null; relDiff: number | null; ok: boolean; context?: string;
+  /** Not judged, and why (a value that differs between two clean runs: 'nondeterministic'). */
+  unjudged?: string;
+}
 
 export interface RecordFix { type: string; source: string; sourceKind?: string; cell: number; summary?: string }
 
@@ -67,8 +71,10 @@ export const ZERO_LLM = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 
 /** Keep the stored record small: the comparisons that tell the story, not all 20,000 of them. */
 export function pickComparisons(all: RecordComparison[], limit = 20): RecordComparison[] {
   const bad = all.filter((c) => !c.ok).sort((a, b) => (b.relDiff ?? Infinity) - (a.relDiff ?? Infinity));
-  const good = all.filter((c) => c.ok);
-  return [...bad, ...good].slice(0, limit).map((c) => ({ ...c, ...(c.context ? { context: c.context.slice(0, 160) } : {}) }));
+  // Values left unjudged are listed right after the failures: the report must say what it did not judge.
+  const unjudged = all.filter((c) => c.ok && c.unjudged);
+  const good = all.filter((c) => c.ok && !c.unjudged);
+  return [...bad, ...unjudged, ...good].slice(0, limit).map((c) => ({ ...c, ...(c.context ? { context: c.context.slice(0, 160) } : {}) }));
 }
 
 /** The one pair of numbers a table cell can show. */
