@@ -38,6 +38,8 @@ export interface TrialOutcome {
   compared: number;
   drifted: number;
   cellExecutions: number;
+  /** The first cell that failed in the trial's run (Infinity: none did). Among equal ranks, further is better. */
+  reached: number;
 }
 
 export interface TrialRecord {
@@ -101,10 +103,11 @@ export async function generateAndVerify<S>(
     lastIndex = index;
     spent += outcome.cellExecutions;
     trials.push({ index, label: candidate.label, summary: candidate.patch.summary, outcome, kept: false });
-    if (outcome.rank !== 'same-error' && (!best || RANK_ORDER.indexOf(outcome.rank) < RANK_ORDER.indexOf(best.outcome.rank))) {
-      best = { candidate, state, outcome, index };
-    }
-    if (outcome.rank === 'agrees') break;
+    const better = !best || RANK_ORDER.indexOf(outcome.rank) < RANK_ORDER.indexOf(best.outcome.rank)
+      || (outcome.rank === best.outcome.rank && outcome.reached > best.outcome.reached);
+    if (outcome.rank !== 'same-error' && better) best = { candidate, state, outcome, index };
+    // Agreeing and running to the end settles it; agreeing but failing later, another candidate may get further.
+    if (outcome.rank === 'agrees' && outcome.reached === Infinity) break;
   }
   if (best) trials[trials.findIndex((t) => t.index === best!.index)].kept = true;
   return { ...(best ? { kept: best } : {}), lastIndex, trials, ...(stoppedBy ? { stoppedBy } : {}) };
@@ -129,7 +132,7 @@ export function rankTrial(
   const ranOk = new Set(cells.filter((c) => c.status === 'ok').map((c) => c.index));
   const relevant = comparisons.filter((c) => c.cell !== null && c.cell >= Math.min(target, fromCell) && ranOk.has(c.cell) && !c.outOfOrder);
   const drifted = relevant.filter((c) => !c.ok).length;
-  const base = { compared: relevant.length, drifted, cellExecutions };
+  const base = { compared: relevant.length, drifted, cellExecutions, reached: failed ? failed.index : Infinity };
   if (targetRec && targetRec.status !== 'ok') {
     const err = targetRec.error ?? { ename: targetRec.status, evalue: '', traceback: [] };
     const same = errorSignature(target, err) === errorSignature(target, { ...before, traceback: [] });

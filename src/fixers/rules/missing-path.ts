@@ -172,6 +172,10 @@ export async function missingPathPatches(
       if (!edits.length) continue;
       out.push({ label: mapped, patch: patchOf(nb, edits, `${miss.path} -> ${DATA_ROOT}/${file}`) });
     }
+    // `os.chdir` into the author's folder: stay in the working dir (writes must go there; reads that
+    // relied on the folder fail next and are traced to the data one by one).
+    const chdirs = whole.filter((l) => /(^|\.)chdir$/.test(l.node.parent?.parent?.childForFieldName('function')?.text ?? ''));
+    if (chdirs.length) return [{ label: 'stay in the working dir', patch: patchOf(nb, chdirs.map((l) => ({ l, text: literalText(l, '.') })), `os.chdir(${miss.path}) -> stay in the working directory`) }];
     // A listing of a directory that does not exist (`os.listdir('data')`): the data root itself.
     if (!ext(base) && whole.length) {
       out.push({ label: DATA_ROOT, patch: patchOf(nb, whole.map((l) => ({ l, text: literalText(l, /[/\\]$/.test(l.value) ? `${DATA_ROOT}/` : DATA_ROOT) })), `${miss.path} -> ${DATA_ROOT}`) });

@@ -7,7 +7,7 @@ const cand = (label: string, cell = 1): Candidate => ({
   label,
   patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['x'] }, edits: [{ cell, op: 'replace', newSource: label }], summary: label },
 });
-const outcome = (rank: TrialOutcome['rank'], cells = 3): TrialOutcome => ({ rank, detail: rank, compared: 1, drifted: rank === 'runs-drifts' ? 1 : 0, cellExecutions: cells });
+const outcome = (rank: TrialOutcome['rank'], cells = 3, reached = Infinity): TrialOutcome => ({ rank, detail: rank, compared: 1, drifted: rank === 'runs-drifts' ? 1 : 0, cellExecutions: cells, reached });
 const rec = (index: number, status: CellRecord['status'], error?: { ename: string; evalue: string }): CellRecord =>
   ({ index, status, durationMs: 1, ...(error ? { error: { ...error, traceback: [] } } : {}) }) as CellRecord;
 
@@ -70,5 +70,15 @@ describe('generateAndVerify wall budget', () => {
     const r = await generateAndVerify(['a', 'b'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: outcome('same-error') }), { maxCandidates: 10, maxCellExecutions: 1000, deadline: Date.now() - 1 });
     assert.equal(r.trials.length, 1);
     assert.equal(r.stoppedBy, 'wall-time');
+  });
+});
+
+describe('generateAndVerify: further is better', () => {
+  it('an agreeing candidate that fails later does not stop the search; the one that gets further is kept', async () => {
+    const outs = [outcome('agrees', 3, 13), outcome('agrees', 3, 20), outcome('agrees', 3)];
+    const r = await generateAndVerify(['a', 'b', 'c'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: outs[i] }));
+    assert.equal(r.kept?.candidate.label, 'c');
+    const r2 = await generateAndVerify(['a', 'b'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: [outcome('agrees', 3, 13), outcome('agrees', 3, 20)][i] }));
+    assert.equal(r2.kept?.candidate.label, 'b');
   });
 });

@@ -57,6 +57,12 @@ describe('missingPathPatches', () => {
     assert.equal(src(c.patch, 0), 'sub.to_csv("Score_{0:.5f}_submission.csv".format(s), index=False)\nt = pd.read_csv("../input/test.csv")');
   });
 
+  it("os.chdir into the author's folder stays in the working dir", async () => {
+    const nb = notebookOf(["import os\nos.chdir('C://Users//me//Desktop//example')"]);
+    const [c] = await missingPathPatches(nb, 0, fnf('C://Users//me//Desktop//example'), { dataFiles: FILES });
+    assert.equal(src(c.patch, 0), "import os\nos.chdir('.')");
+  });
+
   it('nothing when no data file fits', async () => {
     const nb = notebookOf(["x = pd.read_csv('weather.csv')"]);
     assert.deepEqual(await missingPathPatches(nb, 0, fnf('weather.csv'), { dataFiles: FILES }), []);
