@@ -168,3 +168,49 @@ export function distinctCandidates(cands: readonly Candidate[], isNew: (c: Candi
 export function codeCellCount(nb: Notebook): number {
   return nb.cells.filter((c) => c.cell_type === 'code').length;
 }
+
+/**
+ * Pin patches (old defaults, one patch per cell) as candidates for a drift at `target`: only cells
+ * at or before it can have produced the value; the nearest first (the model or call printed just
+ * above is the likeliest cause), then all of them together when there are several.
+ */
+export function pinCandidates(pins: readonly Patch[], target: number): Candidate[] {
+  const cellOf = (p: Patch) => Math.max(...p.edits.map((e) => e.cell));
+  const before = pins.filter((p) => p.edits.length > 0 && cellOf(p) <= target).sort((a, b) => cellOf(b) - cellOf(a));
+  const label = (p: Patch) => `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : p.source.kind} in cell ${cellOf(p)}`;
+  const out: Candidate[] = before.map((p) => ({ patch: p, label: label(p) }));
+  if (before.length > 1) {
+    const edits = before.flatMap((p) => p.edits).sort((a, b) => a.cell - b.cell);
+    const ruleIds = [...new Set(before.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds : [])))];
+    out.push({
+      patch: { fixType: 'score-calibration', source: { kind: 'rule', ruleIds }, edits, summary: `old defaults pinned in cells ${edits.map((e) => e.cell).join(', ')}` },
+      label: `all pins (cells ${edits.map((e) => e.cell).join(', ')})`,
+    });
+  }
+  return out;
+}
+
+/**
+ * Rank a trial made against a drift (score-calibration): it `agrees` only when the run is no worse
+ * (no cell fails that ran before), the drifted cell now agrees with its stored outputs, and fewer
+ * stored values differ in the whole notebook than before the trial. Anything else is not evidence
+ * that the candidate restores the author's result, so the loop does not keep it.
+ */
+export function rankDriftTrial(
+  target: number,
+  driftedBefore: number,
+  cells: readonly CellRecord[],
+  comparisons: readonly Comparison[],
+  cellExecutions: number,
+): TrialOutcome {
+  const failed = cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  const judged = comparisons.filter((c) => !c.outOfOrder);
+  const drifted = judged.filter((c) => !c.ok).length;
+  const atTarget = judged.filter((c) => c.cell === target);
+  const base = { compared: judged.length, drifted, cellExecutions, reached: failed ? failed.index : Infinity };
+  if (failed) return { ...base, rank: 'error-moved', detail: `cell ${failed.index} fails: ${failed.error?.ename ?? failed.status}` };
+  const targetBad = atTarget.find((c) => !c.ok);
+  if (targetBad) return { ...base, rank: 'runs-drifts', detail: `cell ${target} still differs (${targetBad.original} -> ${targetBad.new}); ${drifted} stored values differ in all` };
+  if (drifted >= driftedBefore) return { ...base, rank: 'runs-drifts', detail: `cell ${target} agrees but ${drifted} stored values differ elsewhere (${driftedBefore} before)` };
+  return { ...base, rank: 'agrees', detail: `cell ${target} agrees; ${drifted} stored values differ in all (${driftedBefore} before)` };
+}

@@ -15,7 +15,7 @@ import type { FixType, Patch } from '../core/patch.js';
 import type { FixRecord, ModernizeReport, StopReason } from '../core/modernize-report.js';
 import { MODERNIZE_REPORT_SCHEMA_VERSION } from '../core/modernize-report.js';
 import { toolVersion } from '../core/version.js';
-import { KernelSession } from '../executor/kernel-session.js';
+import { KernelSession, RESEEDED_KERNEL } from '../executor/kernel-session.js';
 import { executeCells, type ExecEvent } from '../executor/run-notebook.js';
 import { openSandbox } from '../executor/sandbox.js';
 import { listProducedFiles } from '../executor/kaggle-layout.js';
@@ -30,7 +30,7 @@ import { decideReexecution } from './reexecution.js';
 import { budgetStop, DEFAULT_BUDGETS, ProgressTracker, type Budgets } from './budgets.js';
 import { JsonlLog } from './trajectory.js';
 import { writeArtifacts } from './artifacts.js';
-import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVerify, rankTrial, type VerifyLimits } from './generate-verify.js';
+import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVerify, pinCandidates, rankDriftTrial, rankTrial, type Candidate, type TrialOutcome, type VerifyLimits } from './generate-verify.js';
 import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
 import { reorderCells } from './execution-order.js';
@@ -191,12 +191,12 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     const sb = sandbox;
     const sess = session;
 
-    const execute = async (requested: 'full' | 'incremental' | 'final', fromCell: number, prev?: RunState): Promise<RunState> => {
+    const execute = async (requested: 'full' | 'incremental' | 'final', fromCell: number, prev?: RunState, kernel?: string): Promise<RunState> => {
       // A reordered run is always re-run whole: "the cells after the patched one" has no file-order meaning then.
       const mode = runOrder && requested === 'incremental' ? 'full' : requested;
       if (mode === 'full' && requested === 'incremental') fromCell = 0;
       if (mode !== 'incremental') {
-        if (sess.cellExecutions > 0 || !sess.alive) await sess.restart();
+        if (sess.cellExecutions > 0 || !sess.alive || (kernel ?? 'python3') !== sess.kernelName) await sess.restart(kernel ? { kernel } : {});
         clearWorkDir(sb);
         if (project && sb.workDirHost) staged = stageProject(project.request, project.selection, sb.workDirHost);
         fullRuns += 1;
@@ -258,6 +258,69 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     // The code version (sources and order) whose drift was already checked by a second clean run.
     let rerunFor: string | undefined;
 
+    /**
+     * Generate and verify over `candidates` for the problem at `target`: each trial applies one
+     * candidate to a copy, runs (incrementally when the kernel's state allows) and is ranked by
+     * `rank`; the best that `accept` allows becomes a fix and the loop's state. True when one was kept.
+     */
+    const verifyCandidates = async (
+      candidates: Candidate[], problem: { cell: number; why: string; signature: string }, trigger: { ename: string; evalue: string } | undefined,
+      rank: (s: RunState, fromCell: number, cellExecutions: number) => TrialOutcome,
+      accept: (o: TrialOutcome) => boolean,
+    ): Promise<boolean> => {
+      const target = problem.cell;
+      // The run the kernel's state comes from, and the first cell whose code in the kernel is a trial's:
+      // a trial that failed again at the target ran nothing after it, so the next trial can resume
+      // from its own first patched cell if that is no later than the previous trial's.
+      let base: RunState | undefined = forceRestart ? undefined : state;
+      let baseFrom = Infinity;
+      const gv = await generateAndVerify(candidates, async (c, index) => {
+        const saved = { work, runOrder };
+        work = withSources(work, applyEdits(work, c.patch.edits).sources);
+        if (c.order) runOrder = c.order;
+        const execBefore = sess.cellExecutions;
+        const patched = c.patch.edits.map((e) => e.cell);
+        const fromCell = c.order ? 0 : Math.min(...patched, target);
+        let s: RunState;
+        if (base && !c.order && fromCell <= baseFrom) {
+          const decision = decideReexecution({ incrementalEnabled: incremental, kernelAlive: sess.alive, patchedCells: patched, failedCell: target, lastRunCells: base.cells, lastRunWasComplete: base.complete && base.status === 'ok' });
+          trajectory.append({ type: 'reexecution', step, candidate: index, ...decision });
+          s = decision.mode === 'incremental' ? await execute('incremental', decision.fromCell, base) : await execute('full', 0);
+        } else {
+          s = await execute('full', 0);
+        }
+        const outcome = rank(s, fromCell, sess.cellExecutions - execBefore);
+        const stoppedAtTarget = s.cells.find((x) => x.status !== 'ok' && x.status !== 'not-run')?.index === target;
+        base = stoppedAtTarget && !c.order ? s : undefined;
+        baseFrom = fromCell;
+        trajectory.append({ type: 'candidate', step, index, label: c.label, source: c.patch.source, summary: c.patch.summary, edits: c.patch.edits, ...(c.order ? { order: c.order } : {}), outcome });
+        work = saved.work;
+        runOrder = saved.runOrder;
+        return { state: s, outcome };
+      }, { ...verifyLimits, deadline: startedAt.getTime() + budgets.maxWallS * 1000 });
+      for (const c of candidates.slice(0, gv.trials.length)) tried.add(candidateKey(c));
+      const kept = gv.kept && accept(gv.kept.outcome) ? gv.kept : undefined;
+      if (gv.kept && !kept) for (const t of gv.trials) t.kept = false;
+      trajectory.append({ type: 'verify', step, cell: target, trials: gv.trials, kept: kept?.index ?? null, ...(gv.stoppedBy ? { stoppedBy: gv.stoppedBy } : {}) });
+      // The kernel holds the last trial's state: unless that is the kept one, the next run starts fresh.
+      forceRestart = !kept || gv.lastIndex !== kept.index;
+      if (!kept) {
+        for (const t of gv.trials) emit({ type: 'rejected', source: 'rule', reason: `candidate ${t.label}: ${t.outcome.detail}` });
+        return false;
+      }
+      const c = kept.candidate;
+      if (c.order) runOrder = c.order;
+      const fix = applyPatch(c.patch, step, problem.why, trigger);
+      fix.candidates = gv.trials.map((t) => ({ label: t.label, summary: t.summary, outcome: t.outcome.rank, detail: t.outcome.detail, kept: t.kept }));
+      if (c.order) fix.summary = `${c.patch.summary} (run order: ${c.order.join(', ')})`;
+      attempts.push({ fixType: c.patch.fixType, source: fix.source, cells: fix.cells, summary: c.patch.summary, outcome: 'pending' });
+      lastPatchSignature = problem.signature;
+      escalate = false;
+      state = kept.state;
+      if (forceRestart) state = { ...state, fresh: false };
+      return true;
+    };
+
     for (;;) {
       if (opts.signal?.aborted) {
         stop('interrupted', 'interrupted by the user');
@@ -270,11 +333,13 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       if (diagnosis.kind === 'fix' && diagnosis.fixType === 'score-calibration' && state.fresh && state.status === 'ok' && rerunFor !== codeKey) {
         rerunFor = codeKey;
         const first = rawOracle(state);
-        const again = await execute('full', 0);
+        // On the re-seeded kernel: set and str-hash ordering differ between the two runs, so a
+        // value that depends on them shows up as unstable instead of as a stable drift.
+        const again = await execute('full', 0, undefined, RESEEDED_KERNEL);
         if (again.status === 'ok' && !again.cells.some((c) => c.status !== 'ok' && c.status !== 'not-run')) {
           const found = unstableValues(first, rawOracle(again));
           for (const k of found) unstable.add(k);
-          trajectory.append({ type: 'rerun', why: 'a drift on a clean run: is it reproducible?', unstable: [...found] });
+          trajectory.append({ type: 'rerun', why: 'a drift on a clean run: is it reproducible?', kernel: sess.kernelName, unstable: [...found] });
           state = again;
           diagnosis = diagnose(state.status, state.cells, oracleFor(state));
         }
@@ -320,60 +385,24 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
           await repairCandidates({ notebook: work, cell: diagnosis.cell, error: diagnosis.error, dataFiles, ...repairInputs(state) }),
           (c) => !tried.has(candidateKey(c)) && (c.order ? JSON.stringify(c.order) !== JSON.stringify(runOrder) : changes(work, c.patch)),
         );
-        if (candidates.length) {
-          const target = diagnosis.cell;
-          const before = diagnosis.error;
-          // The run the kernel's state comes from, and the first cell whose code in the kernel is a trial's:
-          // a trial that failed again at the target ran nothing after it, so the next trial can resume
-          // from its own first patched cell if that is no later than the previous trial's.
-          let base: RunState | undefined = forceRestart ? undefined : state;
-          let baseFrom = Infinity;
-          const gv = await generateAndVerify(candidates, async (c, index) => {
-            const saved = { work, runOrder };
-            work = withSources(work, applyEdits(work, c.patch.edits).sources);
-            if (c.order) runOrder = c.order;
-            const execBefore = sess.cellExecutions;
-            const patched = c.patch.edits.map((e) => e.cell);
-            const fromCell = c.order ? 0 : Math.min(...patched, target);
-            let s: RunState;
-            if (base && !c.order && fromCell <= baseFrom) {
-              const decision = decideReexecution({ incrementalEnabled: incremental, kernelAlive: sess.alive, patchedCells: patched, failedCell: target, lastRunCells: base.cells, lastRunWasComplete: base.complete && base.status === 'ok' });
-              trajectory.append({ type: 'reexecution', step, candidate: index, ...decision });
-              s = decision.mode === 'incremental' ? await execute('incremental', decision.fromCell, base) : await execute('full', 0);
-            } else {
-              s = await execute('full', 0);
-            }
-            const outcome = rankTrial(target, fromCell, before, s.cells, oracleFor(s)().comparisons, sess.cellExecutions - execBefore);
-            const stoppedAtTarget = s.cells.find((x) => x.status !== 'ok' && x.status !== 'not-run')?.index === target;
-            base = stoppedAtTarget && !c.order ? s : undefined;
-            baseFrom = fromCell;
-            trajectory.append({ type: 'candidate', step, index, label: c.label, source: c.patch.source, summary: c.patch.summary, edits: c.patch.edits, ...(c.order ? { order: c.order } : {}), outcome });
-            work = saved.work;
-            runOrder = saved.runOrder;
-            return { state: s, outcome };
-          }, { ...verifyLimits, deadline: startedAt.getTime() + budgets.maxWallS * 1000 });
-          for (const c of candidates.slice(0, gv.trials.length)) tried.add(candidateKey(c));
-          trajectory.append({ type: 'verify', step, cell: target, trials: gv.trials, kept: gv.kept?.index ?? null, ...(gv.stoppedBy ? { stoppedBy: gv.stoppedBy } : {}) });
-          // The kernel holds the last trial's state: unless that is the kept one, the next run starts fresh.
-          forceRestart = !gv.kept || gv.lastIndex !== gv.kept.index;
-          if (gv.kept) {
-            const kept = gv.kept.candidate;
-            if (kept.order) runOrder = kept.order;
-            const fix = applyPatch(kept.patch, step, diagnosis.why, { ename: before.ename, evalue: before.evalue });
-            fix.candidates = gv.trials.map((t) => ({ label: t.label, summary: t.summary, outcome: t.outcome.rank, detail: t.outcome.detail, kept: t.kept }));
-            if (kept.order) fix.summary = `${kept.patch.summary} (run order: ${kept.order.join(', ')})`;
-            attempts.push({ fixType: kept.patch.fixType, source: fix.source, cells: fix.cells, summary: kept.patch.summary, outcome: 'pending' });
-            lastPatchSignature = diagnosis.signature;
-            escalate = false;
-            state = gv.kept.state;
-            if (forceRestart) state = { ...state, fresh: false };
-            continue;
-          }
-          for (const t of gv.trials) emit({ type: 'rejected', source: 'rule', reason: `candidate ${t.label}: ${t.outcome.detail}` });
-        }
+        const before = diagnosis.error;
+        if (candidates.length && await verifyCandidates(candidates, diagnosis, { ename: before.ename, evalue: before.evalue },
+          (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, before, s.cells, oracleFor(s)().comparisons, execs),
+          () => true)) continue;
       } else if (!escalate && diagnosis.fixType === 'score-calibration') {
         const candidates = await pinDefaults(work, { dataFiles, era });
         patch = candidates.find((p) => !tried.has(patchKey(p)) && changes(work, p));
+        if (!patch) {
+          // Verified pins: where the era is unknown, the old defaults of the calls that feed the drifted
+          // cell are candidates; one is kept only if its run makes the stored outputs agree.
+          const target = diagnosis.cell;
+          const driftedBefore = oracleFor(state)().comparisons.filter((c) => !c.ok).length;
+          const pins = pinCandidates(await pinDefaults(work, { dataFiles, era: { ...era, unknownAsOld: true } }), target);
+          const cands = distinctCandidates(pins, (c) => !tried.has(candidateKey(c)) && changes(work, c.patch));
+          if (cands.length && await verifyCandidates(cands, diagnosis, undefined,
+            (s, _fromCell, execs) => rankDriftTrial(target, driftedBefore, s.cells, oracleFor(s)().comparisons, execs),
+            (o) => o.rank === 'agrees')) continue;
+        }
       }
       if (!patch && provider) {
         const context = await buildContext({

@@ -43,6 +43,13 @@ const INTERRUPT_GRACE_MS = 5000;
 const PROBE_TIMEOUT_MS = 15000;
 const PROBE_KEY = '__nbmodernize__';
 
+/**
+ * The fixed environment's second kernelspec: python3 with PYTHONHASHSEED=1 instead of the
+ * server's 0 (sandboxes/debian13/environment.json). A re-check run on it tells set and hash
+ * ordering apart from results: a value that moves with the hash seed is not the notebook's result.
+ */
+export const RESEEDED_KERNEL = 'python3-hashseed1';
+
 type Race =
   | { kind: 'reply'; reply: ExecuteReply }
   | { kind: 'rejected'; error: unknown }
@@ -73,19 +80,31 @@ export class KernelSession {
     return !this.broken && this.kernel.liveness === 'alive';
   }
 
-  private async startKernel(): Promise<void> {
+  /** The kernelspec the live kernel runs (`python3`, or RESEEDED_KERNEL for a re-check run). */
+  kernelName = 'python3';
+
+  private async startKernel(name = 'python3'): Promise<void> {
     const t0 = Date.now();
-    this.kernel = await this.client.startKernel('python3');
+    try {
+      this.kernel = await this.client.startKernel(name);
+      this.kernelName = name;
+    } catch (err) {
+      // Environments built before the spec existed (and remote servers) have only python3.
+      if (name === 'python3') throw err;
+      log.info(`kernelspec ${name} is not available (${errorMessage(err)}); using python3`);
+      this.kernel = await this.client.startKernel('python3');
+      this.kernelName = 'python3';
+    }
     await this.silent(probeInstallCode(), PROBE_TIMEOUT_MS);
     this.kernelStartMs = Date.now() - t0;
     this.broken = undefined;
   }
 
-  /** A fresh kernel: clean state for a verdict run or after contamination. */
-  async restart(): Promise<void> {
+  /** A fresh kernel: clean state for a verdict run or after contamination; `kernel` picks another spec. */
+  async restart(opts: { kernel?: string } = {}): Promise<void> {
     const old = this.kernel;
     await old.shutdown().catch(() => undefined);
-    await this.startKernel();
+    await this.startKernel(opts.kernel);
   }
 
   /**

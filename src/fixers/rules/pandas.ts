@@ -1259,6 +1259,83 @@ const numericOnly = rule({
   },
 });
 
+/** Column keys of `df.loc[:, K] = v` that are labels (not boolean masks, ranges or computed selections). */
+function isColumnLabelKey(k: SyntaxNode): boolean {
+  if (['string', 'integer', 'identifier', 'attribute', 'subscript', 'concatenated_string'].includes(k.type)) return true;
+  return k.type === 'list' && k.namedChildren.length > 0 && k.namedChildren.every((c) => !!c && (c.type === 'string' || c.type === 'identifier'));
+}
+
+const fullColumnSetitem = rule({
+  id: 'pandas-full-column-setitem',
+  triggers: ['loc', 'iloc'],
+  library: 'pandas',
+  title: 'df.loc[:, col] = values sets in place (keeps the old dtype)',
+  old: "df.loc[:, 'Sex'] = le.fit_transform(df['Sex'])",
+  new: "df['Sex'] = le.fit_transform(df['Sex'])",
+  removedIn: '2.0',
+  deprecatedIn: '1.5',
+  errors: [],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v1.5.0.html#inplace-operation-when-setting-values-with-loc-and-iloc',
+  message: "until pandas 2.0, assigning a whole column through .loc[:, col] / .iloc[:, i] replaced the column (its dtype followed the new values); now it writes into the existing array, so label-encoded text columns stay object and later numeric code fails or drifts. df[col] = values (df.isetitem(i, values)) is the old behaviour",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'s': ['a', 'b', 'a'], 'x': [1.0, 2.0, 3.0]})\ndf.loc[:, 's'] = [0, 1, 0]\ndf.iloc[:, 1] = [1, 2, 3]\nprint(df.dtypes.tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'s': ['a', 'b', 'a'], 'x': [1.0, 2.0, 3.0]})\ndf['s'] = [0, 1, 0]\ndf.isetitem(1, [1, 2, 3])\nprint(df.dtypes.tolist())",
+    expect: "[dtype('int64'), dtype('int64')]",
+    beforeOutcome: 'differs',
+  }],
+  *find(ctx) {
+    for (const { node: attr, nameNode } of ctx.attributesNamed(['loc', 'iloc'])) {
+      const sub = attr.parent;
+      if (!sub || sub.type !== 'subscript' || !sameNode(sub.childForFieldName('value'), attr)) continue;
+      const asg = sub.parent;
+      if (!asg || asg.type !== 'assignment' || !sameNode(asg.childForFieldName('left'), sub) || asg.parent?.type !== 'expression_statement') continue;
+      const right = asg.childForFieldName('right');
+      if (!right || right.type === 'assignment' || asg.childForFieldName('type')) continue;
+      const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k && k.type !== 'comment');
+      if (keys.length !== 2 || !isFullSlice(keys[0])) continue;
+      const obj = attr.childForFieldName('object');
+      if (!obj) continue;
+      const key = keys[1];
+      if (nameNode.text === 'loc') {
+        if (!isColumnLabelKey(key)) continue;
+        yield { node: sub, edits: [replaceNode(sub, `${obj.text}[${key.text}]`)] };
+      } else {
+        if (!(key.type === 'integer' || key.type === 'identifier')) continue;
+        yield { node: sub, edits: [replaceNode(asg, `${obj.text}.isetitem(${key.text}, ${right.text})`)] };
+      }
+    }
+  },
+});
+
+const getDummiesUint8 = rule({
+  id: 'pandas-pin-get-dummies-uint8',
+  triggers: ['get_dummies'],
+  library: 'pandas',
+  title: 'get_dummies dtype uint8 -> bool',
+  old: "pd.get_dummies(df['Embarked'])",
+  new: "pd.get_dummies(df['Embarked'], dtype='uint8')",
+  kind: 'score-calibration',
+  changedIn: '2.0',
+  errors: [],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v2.0.0.html#other-api-changes',
+  message: "get_dummies returned uint8 indicator columns until pandas 2.0 (now bool, printed True/False, and .values of a frame mixing them with floats is an object array): pin dtype='uint8' to keep the notebook's tables and arrays",
+  fixtures: [{
+    before: "import pandas as pd\nd = pd.get_dummies(pd.Series(['S', 'C', 'S']))\nprint(d.dtypes.iloc[0], d.iloc[0].tolist())",
+    after: "import pandas as pd\nd = pd.get_dummies(pd.Series(['S', 'C', 'S']), dtype='uint8')\nprint(d.dtypes.iloc[0], d.iloc[0].tolist())",
+    expect: 'uint8 [0, 1]',
+    beforeOutcome: 'differs',
+    context: { era: { versions: { pandas: '0.25.3' } } },
+  }],
+  *find(ctx) {
+    if (!ctx.nb.info.era.predates('pandas', '2.0')) return;
+    for (const { call } of ctx.callsTo(['pandas.get_dummies'])) {
+      const args = callArgs(call);
+      if (!args || args.splat || args.keywords.has('dtype') || args.positional.length > 7) continue;
+      yield { node: call, edits: [addArgument(args, "dtype='uint8'")], message: `get_dummies returned uint8 columns until pandas 2.0 (now bool): pinning dtype='uint8' keeps the notebook's tables (${ctx.nb.info.era.why('pandas', '2.0')})` };
+    }
+  },
+});
+
 const REGEX_META = /[.^$*+?{}[\]\\|()]/;
 
 const strReplaceRegex = rule({
@@ -1431,6 +1508,6 @@ export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, columnsSet, valueCountsNames, multidimIndex,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, getDummiesUint8, fullColumnSetitem, columnsSet, valueCountsNames, multidimIndex,
 ];
 

@@ -213,6 +213,13 @@ const oldCvIterators = rule({
       beforeError: 'ModuleNotFoundError',
     },
     {
+      // A name bound twice to old-style iterators: each loop splits by the binding that reaches it.
+      before: 'from sklearn.cross_validation import KFold\nkf = KFold(6, n_folds=3)\nprint([len(te) for tr, te in kf])\nkf = KFold(4, n_folds=2)\nprint([len(te) for tr, te in kf])',
+      after: 'from sklearn.model_selection import KFold\nkf = KFold(n_splits=3)\nprint([len(te) for tr, te in kf.split(range(6))])\nkf = KFold(n_splits=2)\nprint([len(te) for tr, te in kf.split(range(4))])',
+      expect: '[2, 2, 2]\n[2, 2]',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
       before: 'from sklearn.model_selection import KFold\nkf = KFold(6, n_folds=3)\nprint(len(kf))',
       manual: 'from sklearn.model_selection import KFold\nkf = KFold(n_splits=3)\nprint(kf.get_n_splits())',
       expect: '3',
@@ -287,13 +294,20 @@ const oldCvIterators = rule({
   },
 });
 
+/**
+ * The uses of `name` that the binding at `def` reaches, in notebook order: after it and before the
+ * next rebinding of the name (a later `kf = KFold(...)` starts a value of its own).
+ */
 function usesOf(ctx: CellContext, name: string, def: SyntaxNode): Array<{ node: SyntaxNode; cell: number }> {
+  const isBinding = (id: SyntaxNode) => id.parent?.type === 'assignment' && sameNode(id.parent.childForFieldName('left'), id);
+  const all = [...ctx.nb.identifiers(name)].sort((a, b) => a.cell - b.cell || a.node.startIndex - b.node.startIndex);
+  const at = all.findIndex((x) => sameNode(x.node, def));
   const out: Array<{ node: SyntaxNode; cell: number }> = [];
-  for (const { node: id, cell } of ctx.nb.identifiers(name)) {
-    if (sameNode(id, def)) continue;
+  for (const { node: id, cell } of at >= 0 ? all.slice(at + 1) : all) {
     const p = id.parent;
     if (p?.type === 'attribute' && sameNode(p.childForFieldName('attribute'), id)) continue;
     if (p?.type === 'keyword_argument' && sameNode(p.childForFieldName('name'), id)) continue;
+    if (at >= 0 && isBinding(id)) break;
     out.push({ node: id, cell });
   }
   return out;
@@ -1265,9 +1279,27 @@ const pinTsne = pinRule({
   skip: (args) => args.positional.length > 3,
 });
 
+const pinSgdIterations = pinRule({
+  id: 'sklearn-pin-sgd-iterations',
+  title: 'SGD/Perceptron/PassiveAggressive max_iter 5 -> 1000, tol None -> 1e-3',
+  classes: ['SGDClassifier', 'SGDRegressor', 'Perceptron', 'PassiveAggressiveClassifier', 'PassiveAggressiveRegressor'],
+  changedIn: '0.21',
+  pins: [['max_iter', '5'], ['tol', 'None']],
+  link: WN('0.21', '#sklearn-linear-model'),
+  message: 'the SGD-based linear models ran 5 epochs without a stopping tolerance (max_iter=5, tol=None) until scikit-learn 0.21 (now max_iter=1000, tol=1e-3): pin the old values to reproduce the notebook',
+  fixture: {
+    before: 'import numpy as np\nfrom sklearn.linear_model import SGDClassifier\nrng = np.random.RandomState(0)\nX = rng.rand(200, 3)\ny = (X[:, 0] > 0.5).astype(int)\nprint(SGDClassifier(random_state=0).fit(X, y).n_iter_)',
+    after: 'import numpy as np\nfrom sklearn.linear_model import SGDClassifier\nrng = np.random.RandomState(0)\nX = rng.rand(200, 3)\ny = (X[:, 0] > 0.5).astype(int)\nprint(SGDClassifier(random_state=0, max_iter=5, tol=None).fit(X, y).n_iter_)',
+    expect: '5',
+    era: '0.19.2',
+  },
+  // n_iter (removed in 0.21) is the sklearn-removed-parameters rule's; positional hyperparameters are not pinned.
+  skip: (args) => args.positional.length > 0 || args.keywords.has('n_iter'),
+});
+
 export const sklearnRules: Rule[] = [
   crossValidation, gridSearch, learningCurveModule, oldCvIterators, gridScores, imputer, externalsJoblib, externalsSix,
   privateModules, jaccard, oneHotCategorical, oneHotSparse, getFeatureNames, loadBoston, plotFunctions, normalizeParam,
   criterionNames, lossNames, maxFeaturesAuto, baseEstimator, positionalParams, nIter, randomizedPca, ldaQda, scorerNames,
-  removedParams, kfoldRandomState, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinTsne,
+  removedParams, kfoldRandomState, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinTsne, pinSgdIterations,
 ];

@@ -95,6 +95,12 @@ export interface EraHint {
   versions?: Partial<Record<Library, string>>;
   /** Evidence that a library was older than a version (e.g. read from the stored outputs). */
   bounds?: Partial<Record<Library, EraBound>>;
+  /**
+   * Where nothing tells the era, treat the notebook as older than the change: the pins become
+   * candidates, each kept only if the stored outputs agree with its run (verified pins). Evidence
+   * that the notebook is newer than a change still rules that pin out.
+   */
+  unknownAsOld?: boolean;
 }
 
 /** The notebook's `lib` is known to be older than `version`, because of `reason`. */

@@ -149,13 +149,14 @@ export class Era {
     }
     const upper = this.upper[lib];
     if (upper && !versionLess(version, upper)) return true;
-    return undefined;
+    return this.hint.unknownAsOld ? true : undefined;
   }
 
   /** Why we believe the notebook predates `lib`'s `version` (for messages). */
   why(lib: Library, version: string): string {
     if (this.hint.versions?.[lib]) return `the notebook used ${lib} ${this.hint.versions[lib]}`;
     if (this.hint.date && releaseDate(lib, version)) return `the notebook was written on ${this.hint.date.slice(0, 10)}, before ${lib} ${version} (${releaseDate(lib, version)})`;
-    return this.reasons[lib] ? `${this.reasons[lib]} (so ${lib} < ${this.upper[lib]})` : 'unknown era';
+    if (this.reasons[lib] && this.upper[lib] && !versionLess(version, this.upper[lib]!)) return `${this.reasons[lib]} (so ${lib} < ${this.upper[lib]})`;
+    return this.hint.unknownAsOld ? `era unknown: a candidate kept only if the stored outputs agree with its run` : 'unknown era';
   }
 }
