@@ -74,7 +74,13 @@ export function stageProject(req: ProjectRequest, selection: ProjectSelection, w
     const dest = path.join(workDir, f.rel);
     if (fs.existsSync(dest)) continue; // the data layout (or an earlier stage) already put something there
     fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o777 });
-    fs.copyFileSync(path.join(req.dir, f.rel), dest);
+    try {
+      fs.copyFileSync(path.join(req.dir, f.rel), dest);
+    } catch (err) {
+      // A file that went away after the selection (a live temp dir beside the notebook) is not the notebook's.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
     fs.chmodSync(dest, 0o666);
     const st = fs.statSync(dest);
     manifest.set(f.rel, { bytes: st.size, mtimeMs: st.mtimeMs });

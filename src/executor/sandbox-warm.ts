@@ -22,7 +22,8 @@ import { JupyterClient } from './jupyter-client.js';
 import { KAGGLE_WORKING, linkDataIntoWorkDir } from './kaggle-layout.js';
 import { commandLine, descendants, sweepDescendants } from './process-tree.js';
 import { envSummary, launchBwrapServer, SOCK_DIR, type BwrapServer } from './sandbox-bwrap.js';
-import { makeWorkspace } from './server-process.js';
+import { ENV_KERNEL_DIRS, makeWorkspace } from './server-process.js';
+import { RESEEDED_KERNEL } from './kernel-session.js';
 import type { BuiltEnvironment } from './environment/build.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
@@ -45,12 +46,19 @@ export function warmKey(req: SandboxRequest): string {
 const LEASE_FILE = 'lease';
 const JOBS_DIR = 'jobs';
 const KERNELS_DIR = 'kernels';
+/** The environment's kernelspecs a warm sandbox offers (python3 must exist; the re-seeded one is optional). */
+const WRAPPED_KERNELS = ['python3', RESEEDED_KERNEL];
 /** Where the kernel reads its connection file inside its own namespace. */
 const INNER_CONNECTION_FILE = `${SOCK_DIR}/kernel.json`;
 
-/** The environment's python3 kernelspec, rewritten to start the kernel in a nested sandbox. */
-function wrappedKernelspec(env: BuiltEnvironment, launcher: string): { spec: object; innerArgv: string[] } {
-  const file = path.join(env.rootfs, 'usr/share/jupyter/kernels/python3/kernel.json');
+/**
+ * One of the environment's kernelspecs (`python3`, or the re-seeded `python3-hashseed1`), rewritten
+ * to start the kernel in a nested sandbox; the spec's own `env` is kept (the launcher and the nested
+ * kernel inherit it). Undefined when the environment has no such spec.
+ */
+function wrappedKernelspec(env: BuiltEnvironment, name: string, launcher: string): { spec: object; innerArgv: string[] } | undefined {
+  const file = ENV_KERNEL_DIRS.map((d) => path.join(env.rootfs, d, name, 'kernel.json')).find((f) => fs.existsSync(f));
+  if (!file) return undefined;
   const spec = JSON.parse(fs.readFileSync(file, 'utf8'));
   const innerArgv = (spec.argv as string[]).map((a) => a.replace('{connection_file}', INNER_CONNECTION_FILE));
   return { spec: { ...spec, argv: ['/bin/sh', launcher, '{connection_file}'], interrupt_mode: 'message' }, innerArgv };
@@ -83,12 +91,18 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
   const ws = makeWorkspace('warm');
   const jobsDir = path.join(ws.sockDir, JOBS_DIR);
   fs.mkdirSync(jobsDir, { mode: 0o755 });
-  const specDir = path.join(ws.sockDir, KERNELS_DIR, 'python3');
-  fs.mkdirSync(specDir, { recursive: true });
-  const launcher = `${SOCK_DIR}/${KERNELS_DIR}/python3/launch.sh`;
-  const { spec, innerArgv } = wrappedKernelspec(env, launcher);
-  fs.writeFileSync(path.join(specDir, 'kernel.json'), JSON.stringify(spec, null, 1));
-  fs.writeFileSync(path.join(specDir, 'launch.sh'), launcherScript(innerArgv));
+  for (const name of WRAPPED_KERNELS) {
+    const launcher = `${SOCK_DIR}/${KERNELS_DIR}/${name}/launch.sh`;
+    const wrapped = wrappedKernelspec(env, name, launcher);
+    if (!wrapped) {
+      if (name === 'python3') throw new EnvironmentError(`environment ${env.name} (${env.hash}) has no python3 kernelspec`, 'rebuild it: nbmodernize env build');
+      continue;
+    }
+    const specDir = path.join(ws.sockDir, KERNELS_DIR, name);
+    fs.mkdirSync(specDir, { recursive: true });
+    fs.writeFileSync(path.join(specDir, 'kernel.json'), JSON.stringify(wrapped.spec, null, 1));
+    fs.writeFileSync(path.join(specDir, 'launch.sh'), launcherScript(wrapped.innerArgv));
+  }
 
   const server: BwrapServer = await launchBwrapServer(req, env, ws, [`${SOCK_DIR}/${KERNELS_DIR}`], signal);
   const root = server.process.child.pid!;

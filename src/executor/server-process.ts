@@ -159,8 +159,11 @@ export function threadEnv(threads: number | undefined): Record<string, string> {
   };
 }
 
-/** Where the fixed environment's kernelspecs live (Debian's python3-ipykernel installs python3 here). */
-export const ENV_KERNEL_DIRS = ['/usr/share/jupyter/kernels'];
+/**
+ * Where the fixed environment's kernelspecs live: Debian's python3-ipykernel installs python3 in the
+ * first, environment.json adds python3-hashseed1 (the drift re-check's kernel) in the second.
+ */
+export const ENV_KERNEL_DIRS = ['/usr/share/jupyter/kernels', '/usr/local/share/jupyter/kernels'];
 /** The server config file's name in the sandbox's socket dir (host-writable, mounted in the sandbox). */
 export const SERVER_CONFIG_FILE = 'server_config.py';
 
