@@ -3,7 +3,7 @@
  * budget -> runtime-reduction of the slowest cell; an error -> error-repair of the first failing
  * cell; clean but drifted -> score-calibration of the first drifted cell; else done.
  */
-import type { CellRecord, CellError, RunStatus } from '../core/run-result.js';
+import { firstFailure, type CellRecord, type CellError, type RunStatus } from '../core/run-result.js';
 import type { FixType } from '../core/patch.js';
 import type { OracleVerdict } from './oracle.js';
 
@@ -16,7 +16,7 @@ export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => O
     const slow = slowestCell(cells);
     return { kind: 'fix', fixType: 'runtime-reduction', cell: slow.index, signature: `slow:${slow.index}`, why: `${status}: cell ${slow.index} took ${Math.round((slow.durationMs ?? 0) / 1000)} s` };
   }
-  const failed = cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  const failed = firstFailure(cells);
   if (failed) {
     const error = failed.error ?? { ename: failed.status, evalue: '', traceback: [] };
     return { kind: 'fix', fixType: 'error-repair', cell: failed.index, error, signature: errorSignature(failed.index, error), why: `${error.ename}: ${error.evalue}`.slice(0, 200) };

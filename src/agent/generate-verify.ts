@@ -12,7 +12,7 @@
  */
 import type { Notebook } from '../core/notebook.js';
 import type { Patch } from '../core/patch.js';
-import type { CellRecord } from '../core/run-result.js';
+import { firstFailure, type CellRecord } from '../core/run-result.js';
 import { errorSignature } from './diagnosis.js';
 import type { Comparison } from './oracle.js';
 
@@ -128,12 +128,12 @@ export function rankTrial(
   cellExecutions: number,
 ): TrialOutcome {
   const targetRec = cells.find((c) => c.index === target);
-  const failed = cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  const failed = firstFailure(cells);
   const ranOk = new Set(cells.filter((c) => c.status === 'ok').map((c) => c.index));
   const relevant = comparisons.filter((c) => c.cell !== null && c.cell >= Math.min(target, fromCell) && ranOk.has(c.cell) && !c.outOfOrder);
   const drifted = relevant.filter((c) => !c.ok).length;
   const base = { compared: relevant.length, drifted, cellExecutions, reached: failed ? failed.index : Infinity };
-  if (targetRec && targetRec.status !== 'ok') {
+  if (targetRec && targetRec.status !== 'ok' && !targetRec.expectedError) {
     const err = targetRec.error ?? { ename: targetRec.status, evalue: '', traceback: [] };
     const same = errorSignature(target, err) === errorSignature(target, { ...before, traceback: [] });
     return { ...base, rank: same ? 'same-error' : 'error-moved', detail: `cell ${target} still fails: ${err.ename}: ${err.evalue}`.slice(0, 200) };
@@ -203,7 +203,7 @@ export function rankDriftTrial(
   comparisons: readonly Comparison[],
   cellExecutions: number,
 ): TrialOutcome {
-  const failed = cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  const failed = firstFailure(cells);
   const judged = comparisons.filter((c) => !c.outOfOrder);
   const drifted = judged.filter((c) => !c.ok).length;
   const atTarget = judged.filter((c) => c.cell === target);

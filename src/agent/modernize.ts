@@ -10,7 +10,7 @@ import path from 'node:path';
 import { sourceText, toLines, type Notebook } from '../core/notebook.js';
 import { errorMessage } from '../core/errors.js';
 import { log } from '../core/log.js';
-import type { CellRecord, RunResult, RunStatus } from '../core/run-result.js';
+import { firstFailure, type CellRecord, type RunResult, type RunStatus } from '../core/run-result.js';
 import type { FixType, Patch } from '../core/patch.js';
 import type { FixRecord, ModernizeReport, StopReason } from '../core/modernize-report.js';
 import { MODERNIZE_REPORT_SCHEMA_VERSION } from '../core/modernize-report.js';
@@ -35,6 +35,7 @@ import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
 import { reorderCells } from './execution-order.js';
 import { excuseUnstable, unstableValues } from './nondeterminism.js';
+import { storedErrors } from './stored-errors.js';
 import { localModuleMissing, selectProjectFiles, stageProject, unchangedStaged, type StagedManifest } from '../executor/project-files.js';
 import { findBuiltEnvironment } from '../executor/environment/cache.js';
 import { loadSymbolIndex } from '../executor/environment/symbol-index.js';
@@ -105,6 +106,8 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   const changedBy = new Map<number, { fixType: FixType; sources: string[] }>();
   const llm = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, promptTokensMax: 0 };
   let work: Notebook = structuredClone(original);
+  // Errors the author's own run raised (stored error outputs): the same again is part of the record.
+  const expectedErrors = storedErrors(original);
   let stopReason: StopReason | undefined;
   let stopDetail = '';
   let baseline: ModernizeReport['baseline'] = { status: 'not-run' };
@@ -210,6 +213,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       const spentBefore = mode === 'incremental' && prev ? prev.cells.filter((c) => c.index < fromCell).reduce((s, c) => s + (c.durationMs ?? 0), 0) : 0;
       const res = await executeCells(input, sess, {
         ...(runOrder ? { order: runOrder } : {}),
+        ...(expectedErrors.size ? { expectedErrors } : {}),
         deadline: Date.now() + timeoutS * 1000 - spentBefore,
         cellTimeoutMs: cellTimeoutS * 1000,
         allowErrors: false,
@@ -290,7 +294,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
           s = await execute('full', 0);
         }
         const outcome = rank(s, fromCell, sess.cellExecutions - execBefore);
-        const stoppedAtTarget = s.cells.find((x) => x.status !== 'ok' && x.status !== 'not-run')?.index === target;
+        const stoppedAtTarget = firstFailure(s.cells)?.index === target;
         base = stoppedAtTarget && !c.order ? s : undefined;
         baseFrom = fromCell;
         trajectory.append({ type: 'candidate', step, index, label: c.label, source: c.patch.source, summary: c.patch.summary, edits: c.patch.edits, ...(c.order ? { order: c.order } : {}), outcome });
@@ -336,7 +340,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         // On the re-seeded kernel: set and str-hash ordering differ between the two runs, so a
         // value that depends on them shows up as unstable instead of as a stable drift.
         const again = await execute('full', 0, undefined, RESEEDED_KERNEL);
-        if (again.status === 'ok' && !again.cells.some((c) => c.status !== 'ok' && c.status !== 'not-run')) {
+        if (again.status === 'ok' && !firstFailure(again.cells)) {
           const found = unstableValues(first, rawOracle(again));
           for (const k of found) unstable.add(k);
           trajectory.append({ type: 'rerun', why: 'a drift on a clean run: is it reproducible?', kernel: sess.kernelName, unstable: [...found] });
@@ -499,7 +503,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       escalate = false;
 
       // 6. Re-execute: incrementally from the patched cell when the kernel state is trustworthy.
-      const failedCell = state.cells.find((c) => c.status !== 'ok' && c.status !== 'not-run')?.index;
+      const failedCell = firstFailure(state.cells)?.index;
       const decision = decideReexecution({
         incrementalEnabled: incremental,
         kernelAlive: sess.alive && !forceRestart,

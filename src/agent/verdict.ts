@@ -5,7 +5,7 @@
  * tolerance (expected score with a scorer, else the notebook's own stored outputs).
  */
 import type { Notebook } from '../core/notebook.js';
-import type { RunResult } from '../core/run-result.js';
+import { firstFailure, type RunResult } from '../core/run-result.js';
 import { findSubmissionFile, judge, type ExpectedScoreInput, type OracleVerdict } from './oracle.js';
 import { excuseUnstable } from './nondeterminism.js';
 
@@ -41,7 +41,7 @@ export function decideVerdict(input: {
   if (run.status !== 'ok') {
     return { verdict: 'not-reproduced', reason: `the clean run ended with ${run.status}: ${run.message ?? ''}`.trim(), oracle };
   }
-  const errorCell = run.cells.find((c) => c.status !== 'ok' && c.status !== 'not-run');
+  const errorCell = firstFailure(run.cells);
   if (errorCell) return { verdict: 'not-reproduced', reason: `cell ${errorCell.index} ended with ${errorCell.status}`, oracle };
   if (!oracle.matches) {
     const bad = oracle.comparisons.filter((c) => !c.ok && !(c as { outOfOrder?: boolean }).outOfOrder).slice(0, 3)
@@ -49,5 +49,7 @@ export function decideVerdict(input: {
     return { verdict: 'not-reproduced', reason: `results drifted beyond tolerance (${oracle.oracle}${bad ? `: ${bad}` : ''})`, oracle };
   }
   const unjudged = oracle.comparisons.filter((c) => (c as { unjudged?: string }).unjudged).length;
-  return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudged ? ` (${unjudged} nondeterministic value${unjudged > 1 ? 's' : ''} not judged)` : ''}`, oracle };
+  const asAuthor = run.cells.filter((c) => c.expectedError).map((c) => `cell ${c.index} ${c.expectedError!.ename}`);
+  const asAuthorNote = asAuthor.length ? `; raised as in the original run: ${asAuthor.join(', ')}` : '';
+  return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudged ? ` (${unjudged} nondeterministic value${unjudged > 1 ? 's' : ''} not judged)` : ''}${asAuthorNote}`, oracle };
 }

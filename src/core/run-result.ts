@@ -50,8 +50,18 @@ export const CellRecord = z.object({
   outputsTruncated: z.boolean(),
   error: CellError.optional(),
   state: StateSummary.optional(),
+  expectedError: z.object({ ename: z.string(), reason: z.string() }).optional()
+    .describe("the cell raised (or, interrupted by its author, was not run) as in the notebook's stored outputs: part of the record, not a failure"),
 });
 export type CellRecord = z.infer<typeof CellRecord>;
+
+/**
+ * The first cell that failed: an error, timeout or dead kernel, except an error the author's own
+ * run also raised there (`expectedError`).
+ */
+export function firstFailure<T extends Pick<CellRecord, 'status' | 'expectedError'>>(cells: readonly T[]): T | undefined {
+  return cells.find((c) => c.status !== 'ok' && c.status !== 'not-run' && !c.expectedError);
+}
 
 export const SandboxKind = z.enum(['docker', 'bwrap', 'host', 'remote']);
 export type SandboxKind = z.infer<typeof SandboxKind>;

@@ -142,6 +142,12 @@ interface ExecuteCellsOptions {
    * resumes from that cell's position in the order.
    */
   order?: number[];
+  /**
+   * Errors the notebook's stored outputs show (cell index -> exception class): the author's own run
+   * raised there. The same class again is recorded as expected and the run goes on, as the author's
+   * did; a cell the author interrupted (KeyboardInterrupt) is not run at all.
+   */
+  expectedErrors?: ReadonlyMap<number, string>;
 }
 
 /** Execute the code cells of `input` in `session`; returns a new notebook with outputs and metadata. */
@@ -177,12 +183,23 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
       cells.push({ ...notRun(index, codeIndex), status: 'ok', durationMs: 0 });
       continue;
     }
+    if (o.expectedErrors?.get(index) === 'KeyboardInterrupt') {
+      // The author stopped this cell by hand; its stored outputs are all there is of it.
+      const reason = 'the author interrupted this cell in the original run; it is not run';
+      markCell(cell, null);
+      cell.outputs = [{ output_type: 'stream', name: 'stderr', text: `[nbmodernize: ${reason}]\n` }];
+      cells.push({ ...notRun(index, codeIndex), status: 'error', error: { ename: 'KeyboardInterrupt', evalue: '', traceback: [] }, expectedError: { ename: 'KeyboardInterrupt', reason } });
+      continue;
+    }
     o.emit({ type: 'cell-start', index, codeIndex, total: code.length, preview: src.trim().split('\n')[0].slice(0, 60) });
     const run = await session.runCell(src, { timeoutMs: o.cellTimeoutMs, deadline: o.deadline, collectState: o.collectState, signal: o.signal });
     cell.outputs = run.outputs;
     cell.execution_count = run.executionCount;
     markCell(cell, run);
+    const expected = run.status === 'error' && run.error && o.expectedErrors?.get(index) === run.error.ename
+      ? { ename: run.error.ename, reason: `the original run raised ${run.error.ename} in this cell too` } : undefined;
     const record: CellRecord = {
+      ...(expected ? { expectedError: expected } : {}),
       index,
       codeIndex,
       status: run.status,
@@ -196,7 +213,7 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
     };
     cells.push(record);
     o.emit({ type: 'cell-end', record, total: code.length });
-    if (run.status !== 'ok') {
+    if (run.status !== 'ok' && !expected) {
       if (status === 'ok') {
         status = run.status === 'not-run' ? 'error' : run.status;
         message = `cell ${index}: ${run.message ?? run.status}`;

@@ -136,4 +136,28 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.filter((c: any) => c.unjudged === 'nondeterministic').length >= 2, JSON.stringify(report.comparisons));
     assert.ok(report.comparisons.some((c: any) => c.original === 891 && c.ok && !c.unjudged));
   });
+
+  it("errors the author's own run raised are part of the record; a cell the author interrupted is not run", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'x = 20',
+      'print(model_from_a_deleted_cell.score)',
+      'import time\ntime.sleep(100000)',
+      'print("after", x + 1)',
+    ]), { 3: 'after 21\n' });
+    (nb.cells[1] as any).outputs = [{ output_type: 'error', ename: 'NameError', evalue: "name 'model_from_a_deleted_cell' is not defined", traceback: [] }];
+    (nb.cells[2] as any).outputs = [{ output_type: 'error', ename: 'KeyboardInterrupt', evalue: '', traceback: [] }];
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /raised as in the original run: cell 1 NameError, cell 2 KeyboardInterrupt/);
+    assert.ok(!report.fixes.some((f) => f.step > 0), JSON.stringify(report.fixes));
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
+  it('an error of another class than the stored one is still a failure to repair', async () => {
+    const nb = withStoredOutputs(makeNotebook(['x = 20', 'print(undefined_here)', 'print("after", x + 1)']), { 2: 'after 21\n' });
+    (nb.cells[1] as any).outputs = [{ output_type: 'error', ename: 'KeyError', evalue: "'a'", traceback: [] }];
+    const { report } = await modernize(nb);
+    assert.notEqual(report.verdict, 'reproduced');
+    assert.match(report.reason, /NameError/);
+  });
 });
