@@ -47,6 +47,11 @@ export interface RuntimeFrame {
   line: number;
   /** The function the frame is in (`<module>` at top level), when the traceback names it. */
   function?: string;
+  /**
+   * The library method this line called, from the next frame's qualified name (Python 3.11+ prints
+   * `in DataFrame.corr(self, ...)`): the receiver of `.corr` on this line is a DataFrame.
+   */
+  callee?: { type: string; method: string };
 }
 
 /**
@@ -96,7 +101,7 @@ const FRAME_PRODUCERS = new Set([
   'read_hdf', 'read_fwf', 'DataFrame', 'concat', 'merge', 'get_dummies', 'pivot_table', 'crosstab',
 ]);
 /** Types a runtime message may name that the pandas rules treat as pandas objects. */
-const PANDAS_TYPES = new Set(['DataFrame', 'Series', 'Index', 'DatetimeIndex', 'MultiIndex', 'Categorical', 'DataFrameGroupBy', 'SeriesGroupBy', 'Rolling', 'Resampler']);
+const PANDAS_TYPES = new Set(['DataFrame', 'Series', 'NDFrame', 'Index', 'DatetimeIndex', 'MultiIndex', 'Categorical', 'DataFrameGroupBy', 'SeriesGroupBy', 'Rolling', 'Resampler']);
 const SERIES_PRODUCERS = new Set(['isnull', 'isna', 'notnull', 'notna', 'to_numeric', 'to_datetime', 'cut', 'qcut', 'value_counts', 'factorize']);
 const FRAME_METHODS = new Set([
   'copy', 'drop', 'dropna', 'fillna', 'merge', 'join', 'append', 'reset_index', 'set_index', 'sort_values',
@@ -328,6 +333,8 @@ export class NotebookContext {
   evidenceType(node: SyntaxNode, cell: number): string | undefined {
     const rt = this.info.runtime;
     if (!rt) return undefined;
+    const byCallee = this.calleeType(node, cell, rt.frames);
+    if (byCallee) return byCallee;
     const m = /'(?:pandas\.(?:core\.\w+\.)*)?([\w.]+)' object has no attribute '(\w+)'/.exec(rt.evalue);
     if (!m) return undefined;
     const [, type, attr] = m;
@@ -338,6 +345,16 @@ export class NotebookContext {
     const row = node.startPosition.row + 1;
     const hit = frames.some((f) => f.cell === cell && (f.line === 0 || (row <= f.line && parent.endPosition.row + 1 >= f.line) || row === f.line));
     return hit ? type : undefined;
+  }
+
+  /** The receiver of `node.method(...)` on a frame's line whose next (library) frame is `Type.method`. */
+  private calleeType(node: SyntaxNode, cell: number, frames: readonly RuntimeFrame[]): string | undefined {
+    const parent = node.parent;
+    if (parent?.type !== 'attribute' || parent.childForFieldName('object')?.startIndex !== node.startIndex) return undefined;
+    const attr = parent.childForFieldName('attribute')?.text;
+    const row = node.startPosition.row + 1;
+    const f = frames.find((x) => x.cell === cell && x.callee && x.callee.method === attr && row <= x.line && parent.endPosition.row + 1 >= x.line);
+    return f?.callee?.type;
   }
 
   /** Heuristic: does this expression evaluate to a pandas DataFrame? */

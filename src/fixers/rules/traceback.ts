@@ -14,10 +14,13 @@ const HEADER = /(?:ipykernel_\d+[\\/]\d+\.py|Cell In\s*\[\d*\]|<ipython-input-[^
 export function notebookFrames(traceback: readonly string[], sources: readonly string[], preferCell?: number): RuntimeFrame[] {
   const frames: RuntimeFrame[] = [];
   const lineSets = sources.map((s) => s.split('\n'));
-  for (const raw of traceback) {
+  for (const [i, raw] of traceback.entries()) {
     const entry = raw.replace(ANSI, '');
     const first = entry.split('\n')[0];
     if (!HEADER.test(first)) continue;
+    // The library frame this line called into: `File .../pandas/core/frame.py:11049, in DataFrame.corr(self, ...)`.
+    const next = (traceback[i + 1] ?? '').replace(ANSI, '').split('\n')[0];
+    const called = !HEADER.test(next) ? /, in ([A-Z]\w*)\.(\w+)\(/.exec(next) : null;
     const fn = /in \??([\w<>?]*)\(/.exec(first)?.[1] || /, in (\w+)/.exec(first)?.[1];
     const listed: Array<{ n: number; text: string; arrow: boolean }> = [];
     for (const line of entry.split('\n').slice(1)) {
@@ -29,7 +32,7 @@ export function notebookFrames(traceback: readonly string[], sources: readonly s
     const matches = lineSets.flatMap((lines, cell) => (listed.every((l) => (lines[l.n - 1] ?? '').trimEnd() === l.text.trimEnd()) ? [cell] : []));
     const cell = matches.includes(preferCell ?? -1) ? preferCell! : matches[0];
     if (cell === undefined) continue;
-    frames.push({ cell, line: at.n, ...(fn && fn !== '?' ? { function: fn } : {}) });
+    frames.push({ cell, line: at.n, ...(fn && fn !== '?' ? { function: fn } : {}), ...(called ? { callee: { type: called[1], method: called[2] } } : {}) });
   }
   return frames;
 }

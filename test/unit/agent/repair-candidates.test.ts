@@ -23,6 +23,18 @@ describe('repairCandidates (runtime evidence)', () => {
     assert.match(inDef!.label, /cell 0, where the traceback points/);
   });
 
+  it("a receiver typed by the traceback's next frame (DataFrame.corr), when the message names no type", async () => {
+    const nb = makeNotebook(['import pandas as pd\nimport pickle\ndef load():\n    return pickle.load(open("d.pkl", "rb"))', 'train_data = load()\ncorr_matrix = train_data.corr()']);
+    const evalue = "could not convert string to float: 'RL'";
+    const frame = 'Cell In[13], line 2\n      1 train_data = load()\n----> 2 corr_matrix = train_data.corr()\n';
+    const lib = 'File /usr/lib/python3/dist-packages/pandas/core/frame.py:11049, in DataFrame.corr(self, method, min_periods, numeric_only)\n> 11049 mat = data.to_numpy(dtype=float)\n';
+    const fixed = 'train_data = load()\ncorr_matrix = train_data.corr(numeric_only=True)';
+    const found = async (traceback: string[]) => (await repairCandidates({ notebook: nb, cell: 1, error: { ename: 'ValueError', evalue, traceback }, dataFiles: [] }))
+      .some((c) => c.patch.edits.some((e) => (e as any).newSource === fixed));
+    assert.equal(await found([frame, `ValueError: ${evalue}`]), false, 'without the library frame the receiver is untyped');
+    assert.equal(await found([frame, lib, `ValueError: ${evalue}`]), true);
+  });
+
   it('when the message names another type, the same receiver is left alone', async () => {
     const nb = makeNotebook(['import pandas as pd\ndef f(d):\n    return d.sort()', 'x = 1\nf(pd.DataFrame({"a":[1]}))']);
     const error = { ename: 'AttributeError', evalue: "'tuple' object has no attribute 'sort'", traceback: TB };

@@ -21,4 +21,12 @@ describe('notebookFrames', () => {
     const tb = ['\u001b[0;31mCell In[7], line 2\u001b[0m, in \u001b[0;36mg\u001b[0;34m(s)\u001b[0m\n\u001b[1;32m      1\u001b[0m def g(s):\n\u001b[0;32m----> 2\u001b[0m     return s.order()\n'];
     assert.deepEqual(notebookFrames(tb, ['def g(s):\n    return s.order()']), [{ cell: 0, line: 2, function: 'g' }]);
   });
+  it('the library method a line called, from the next frame\'s qualified name', () => {
+    const tb = [
+      'Cell In[13], line 2\n      1 def f(d):\n----> 2     return d.corr()\n',
+      'File /usr/lib/python3/dist-packages/pandas/core/frame.py:11049, in DataFrame.corr(self, method, min_periods, numeric_only)\n  11048 idx = cols.copy()\n> 11049 mat = data.to_numpy(dtype=float)\n',
+      "ValueError: could not convert string to float: 'RL'",
+    ];
+    assert.deepEqual(notebookFrames(tb, ['def f(d):\n    return d.corr()']), [{ cell: 0, line: 2, callee: { type: 'DataFrame', method: 'corr' } }]);
+  });
 });
