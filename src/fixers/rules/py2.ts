@@ -994,6 +994,47 @@ const strDecode = rule({
   },
 });
 
+/**
+ * Python 2's order across types: None first, then numbers, then other objects grouped by type name
+ * (CPython 2's default comparison), so `sorted(['S', nan, 'C'])` was `[nan, 'C', 'S']`.
+ */
+const PY2_ORDER_KEY = "lambda v: (0, 0) if v is None else (1, v) if isinstance(v, (int, float)) or type(v).__module__ == 'numpy' else (2, type(v).__name__, v)";
+
+const mixedTypeOrder = rule({
+  id: 'py2-mixed-type-order',
+  triggers: ['sorted'],
+  library: 'python',
+  title: 'sorting values of mixed types (Python 2 ordered them)',
+  old: "sorted(df['Embarked'].unique())  # ['S', nan, 'C']",
+  new: 'sorted(df[\'Embarked\'].unique(), key=<Python 2 order>)',
+  removedIn: '3.0',
+  trigger: 'error',
+  errors: [err('TypeError', /'[<>]=?' not supported between instances of '\w+' and '\w+'/)],
+  link: PY3 + '#ordering-comparisons',
+  message: "Python 3 refuses to order values of different types (a column's NaN among its strings); Python 2 put None first, numbers next, then other types by type name: sorted(..., key=...) with that order gives the notebook's original result",
+  fixtures: [{
+    before: "vals = ['S', float('nan'), 'C', None]\nprint(sorted(vals))",
+    after: `vals = ['S', float('nan'), 'C', None]\nprint(sorted(vals, key=${PY2_ORDER_KEY}))`,
+    expect: "[None, nan, 'C', 'S']",
+    beforeError: 'TypeError',
+    context: { pythonMajor: 2, runtime: { ename: 'TypeError', evalue: "'<' not supported between instances of 'float' and 'str'" } },
+  }],
+  *find(ctx) {
+    // Only a Python 2 notebook ever sorted such values successfully.
+    if (ctx.nb.pythonMajor !== 2 || ctx.nb.isBound('sorted')) return;
+    const rt = ctx.nb.info.runtime;
+    const lines = (rt?.frames ?? []).filter((f) => f.cell === ctx.index).map((f) => f.line);
+    for (const { call } of ctx.callsNamed(['sorted'])) {
+      const fn = call.childForFieldName('function');
+      if (fn?.type !== 'identifier') continue;
+      const args = callArgs(call);
+      if (!args || args.splat || args.keywords.has('key') || args.positional.length !== 1) continue;
+      if (lines.length && !lines.some((l) => call.startPosition.row + 1 <= l && call.endPosition.row + 1 >= l)) continue;
+      yield { node: call, edits: [addArgument(args, `key=${PY2_ORDER_KEY}`)] };
+    }
+  },
+});
+
 /** Provably-int expressions (Python 2 semantics: `/` on two ints floors). */
 function provablyInt(ctx: CellContext, n: SyntaxNode, intNames: Set<string>, depth = 0): boolean {
   if (depth > 6) return false;
@@ -1152,6 +1193,6 @@ export const py2Rules: Rule[] = [
   tupleParams, xrange, rawInput, unicodeB, longB, basestringB, unichrB, fileBuiltin, cmpBuiltin, reduceB,
   setdefaultencoding, reloadB, dictIter, hasKey, keysIndex, listBuiltins, rangeList, nextMethod, stringConstants,
   stringFunctions, urllib2, urllibFuncs, cPickle, stringIO, renamedModules, itertoolsRenames, sysMaxint, getcwdu,
-  strDecode, intDivision, csvBinaryFiles,
+  strDecode, intDivision, csvBinaryFiles, mixedTypeOrder,
 ];
 
