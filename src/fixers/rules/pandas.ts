@@ -1307,6 +1307,42 @@ const fullColumnSetitem = rule({
   },
 });
 
+/** pandas calls whose boolean keywords (sort=, ignore_index=, ...) pandas 2 validates. */
+const BOOL_KW_CALLS = ['concat', 'sort_values', 'sort_index', 'merge', 'join', 'groupby', 'append', 'value_counts'];
+
+const boolKeywordTruthiness = rule({
+  id: 'pandas-bool-keyword-truthiness',
+  triggers: BOOL_KW_CALLS,
+  library: 'pandas',
+  title: "a string where a boolean keyword is expected (sort='False')",
+  old: "pd.concat([train, test], sort='False')",
+  new: 'pd.concat([train, test], sort=True)',
+  removedIn: '2.0',
+  trigger: 'error',
+  errors: [err('ValueError', /The '\w+' keyword only accepts boolean values/)],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v2.0.0.html#other-api-changes',
+  message: "pandas 2 accepts only booleans for sort= and similar keywords; older pandas used the value's truth, so a non-empty string such as 'False' meant True: the literal is replaced by the truth value the notebook's run had",
+  fixtures: [{
+    before: "import pandas as pd\na = pd.DataFrame({'b': [1], 'a': [2]})\nc = pd.DataFrame({'a': [3], 'c': [4]})\nprint(list(pd.concat([a, c], sort='False').columns))",
+    after: "import pandas as pd\na = pd.DataFrame({'b': [1], 'a': [2]})\nc = pd.DataFrame({'a': [3], 'c': [4]})\nprint(list(pd.concat([a, c], sort=True).columns))",
+    expect: "['a', 'b', 'c']",
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: "The 'sort' keyword only accepts boolean values; False was passed." } },
+  }],
+  *find(ctx) {
+    const rt = ctx.nb.info.runtime;
+    const kw = rt ? /The '(\w+)' keyword only accepts boolean values/.exec(rt.evalue)?.[1] : undefined;
+    if (!kw) return;
+    for (const { call } of ctx.callsNamed(BOOL_KW_CALLS)) {
+      const node = callArgs(call)?.keywords.get(kw);
+      const value = kwValue(node);
+      const text = value ? stringValue(value) : undefined;
+      if (!node || !value || text === undefined) continue;
+      yield { node: value, edits: [replaceNode(value, text.length ? 'True' : 'False')] };
+    }
+  },
+});
+
 const getDummiesUint8 = rule({
   id: 'pandas-pin-get-dummies-uint8',
   triggers: ['get_dummies'],
@@ -1508,6 +1544,6 @@ export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, getDummiesUint8, fullColumnSetitem, columnsSet, valueCountsNames, multidimIndex,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
 ];
 
