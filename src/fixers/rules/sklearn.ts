@@ -363,9 +363,16 @@ const gridScores = rule({
     after: "from collections import namedtuple\nimport numpy as np\nfrom sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nfor params, mean, scores in " + gridScoresExpr('g', 'np') + ":\n    print(params, round(mean, 3), len(scores))\nprint(max(" + gridScoresExpr('g', 'np') + ", key=lambda r: r.mean_validation_score).parameters)",
     expect: "{'max_depth': 1} 0.66 3\n{'max_depth': 3} 0.96 3\n{'max_depth': 3}",
     beforeError: 'AttributeError',
+  }, {
+    before: 'import numpy as np\nfrom sklearn.feature_selection import RFECV\nfrom sklearn.linear_model import LogisticRegression\nrng = np.random.RandomState(0)\nX = rng.rand(40, 3)\ny = (X[:, 0] > 0.5).astype(int)\nsel = RFECV(LogisticRegression(), cv=2)\nsel.fit(X, y)\nprint(len(sel.grid_scores_))',
+    after: "import numpy as np\nfrom sklearn.feature_selection import RFECV\nfrom sklearn.linear_model import LogisticRegression\nrng = np.random.RandomState(0)\nX = rng.rand(40, 3)\ny = (X[:, 0] > 0.5).astype(int)\nsel = RFECV(LogisticRegression(), cv=2)\nsel.fit(X, y)\nprint(len(sel.cv_results_['mean_test_score']))",
+    expect: '3',
+    beforeError: 'AttributeError',
   }],
   *find(ctx) {
     for (const a of ctx.attributesNamed(['grid_scores_'])) {
+      // RFECV.grid_scores_ (removed in 1.2) was the mean score per number of features, not the search rows.
+      if (assignedFromCall(ctx, a.obj.text, 'RFECV')) { yield { node: a.node, edits: [replaceNode(a.node, `${a.obj.text}.cv_results_['mean_test_score']`)] }; continue; }
       if (!isPure(a.obj)) { yield { node: a.node, message: "grid_scores_ was removed in scikit-learn 0.20: assign the search to a name, then rebuild the rows from its cv_results_ (params, mean_test_score, split<i>_test_score)" }; continue; }
       const np = ctx.moduleRef('numpy', 'np');
       const nt = ctx.nb.isBound('namedtuple') ? (ctx.nb.binding('namedtuple', ctx.index)?.qname === 'collections.namedtuple' ? { name: 'namedtuple' } : undefined) : { name: 'namedtuple', edit: ctx.importEdit('from collections import namedtuple') };
@@ -377,6 +384,12 @@ const gridScores = rule({
     }
   },
 });
+
+/** Is `name` assigned somewhere in the notebook from `Cls(...)` (or `Cls(...).fit(...)`)? */
+function assignedFromCall(ctx: CellContext, name: string, cls: string): boolean {
+  const re = new RegExp(`^(?:[\\w.]+\\.)?${cls}\\s*\\(`);
+  return ctx.nb.cells.some((c) => (c.idx.byType.get('assignment') ?? []).some((a) => a.childForFieldName('left')?.text === name && re.test(a.childForFieldName('right')?.text ?? '')));
+}
 
 const imputer = rule({
   id: 'sklearn-imputer',
@@ -482,6 +495,15 @@ const PRIVATE_MODULES: Record<string, string> = {
   'sklearn.cluster.k_means_': 'sklearn.cluster', 'sklearn.feature_selection.univariate_selection': 'sklearn.feature_selection',
   'sklearn.feature_selection.rfe': 'sklearn.feature_selection', 'sklearn.manifold.t_sne': 'sklearn.manifold',
   'sklearn.naive_bayes': 'sklearn.naive_bayes', 'sklearn.model_selection._split': 'sklearn.model_selection',
+  // More of the 0.22 list of modules made private (whats_new v0.22, "Deprecations").
+  'sklearn.datasets.base': 'sklearn.datasets', 'sklearn.datasets.samples_generator': 'sklearn.datasets',
+  'sklearn.neighbors.kde': 'sklearn.neighbors', 'sklearn.neural_network.multilayer_perceptron': 'sklearn.neural_network',
+  'sklearn.svm.base': 'sklearn.svm', 'sklearn.linear_model.least_angle': 'sklearn.linear_model', 'sklearn.linear_model.bayes': 'sklearn.linear_model',
+  'sklearn.linear_model.huber': 'sklearn.linear_model', 'sklearn.linear_model.perceptron': 'sklearn.linear_model',
+  'sklearn.decomposition.nmf': 'sklearn.decomposition', 'sklearn.decomposition.online_lda': 'sklearn.decomposition',
+  'sklearn.decomposition.kernel_pca': 'sklearn.decomposition', 'sklearn.mixture.gaussian_mixture': 'sklearn.mixture',
+  'sklearn.cluster.hierarchical': 'sklearn.cluster', 'sklearn.cluster.dbscan_': 'sklearn.cluster',
+  'sklearn.manifold.isomap': 'sklearn.manifold', 'sklearn.feature_selection.variance_threshold': 'sklearn.feature_selection',
 };
 delete PRIVATE_MODULES['sklearn.naive_bayes'];
 delete PRIVATE_MODULES['sklearn.model_selection._split'];
@@ -501,6 +523,11 @@ const privateModules = rule({
     before: 'from sklearn.ensemble.forest import RandomForestClassifier\nfrom sklearn.metrics.scorer import make_scorer\nprint(RandomForestClassifier.__name__, callable(make_scorer))',
     after: 'from sklearn.ensemble import RandomForestClassifier\nfrom sklearn.metrics import make_scorer\nprint(RandomForestClassifier.__name__, callable(make_scorer))',
     expect: 'RandomForestClassifier True',
+    beforeError: 'ModuleNotFoundError',
+  }, {
+    before: 'from sklearn.datasets.samples_generator import make_blobs\nX, y = make_blobs(n_samples=6, random_state=0)\nprint(X.shape)',
+    after: 'from sklearn.datasets import make_blobs\nX, y = make_blobs(n_samples=6, random_state=0)\nprint(X.shape)',
+    expect: '(6, 2)',
     beforeError: 'ModuleNotFoundError',
   }],
   *find(ctx) {

@@ -15,6 +15,10 @@ const CLASS_WEIGHT = [
   'linear_model.PassiveAggressiveClassifier', 'linear_model.RidgeClassifier', 'linear_model.RidgeClassifierCV', 'svm.SVC', 'svm.NuSVC',
   'svm.LinearSVC', 'ensemble.RandomForestClassifier', 'ensemble.ExtraTreesClassifier', 'tree.DecisionTreeClassifier', 'tree.ExtraTreeClassifier',
 ].map((n) => ({ qname: `sklearn.${n}` }));
+const SCORING = ['model_selection.cross_val_score', 'model_selection.cross_validate', 'model_selection.GridSearchCV', 'model_selection.RandomizedSearchCV',
+  'model_selection.learning_curve', 'model_selection.validation_curve', 'model_selection.permutation_test_score', 'feature_selection.RFECV'].map((n) => ({ qname: `sklearn.${n}` }));
+const noAttr = (cls: string, a: string) => err('AttributeError', new RegExp(`'(${cls})' object has no attribute '${a}'`));
+const rt = (cls: string, a: string) => ({ runtime: { ename: 'AttributeError', evalue: `'${cls}' object has no attribute '${a}'` } });
 
 export const sklearnTable: TableEntry[] = [
   {
@@ -161,6 +165,253 @@ export const sklearnTable: TableEntry[] = [
       before: 'from sklearn.metrics import auc\nprint(auc([0, 0.5, 1], [0, 0.5, 1], reorder=False))',
       after: 'from sklearn.metrics import auc\nprint(auc([0, 0.5, 1], [0, 0.5, 1]))',
       expect: '0.5', beforeError: 'TypeError',
+    }],
+  },
+
+  ...(['GraphLasso', 'GraphLassoCV', 'graph_lasso'] as const).map((old): TableEntry => {
+    const to = old.replace('GraphLasso', 'GraphicalLasso').replace('graph_lasso', 'graphical_lasso');
+    const fn = old === 'graph_lasso';
+    const use = fn ? `${old}(np.cov(X.T), alpha=0.1)[0].shape` : `${old}().fit(X).covariance_.shape`;
+    const useNew = use.replace(old, to);
+    return {
+      kind: fn ? 'rename-function' : 'move-symbol', id: { GraphLasso: 'sklearn-graph-lasso-class', GraphLassoCV: 'sklearn-graph-lasso-cv', graph_lasso: 'sklearn-graph-lasso-function' }[old], library: 'scikit-learn', removedIn: '0.22', deprecatedIn: '0.20',
+      from: `sklearn.covariance.${old}`, to: `sklearn.covariance.${to}`,
+      link: WN('0.20', 'sklearn-covariance'),
+      message: `covariance.${old} was renamed ${to} in 0.20 and removed in 0.22`,
+      fixtures: [{
+        before: `from sklearn import covariance\nimport numpy as np\nX = np.random.RandomState(0).rand(30, 3)\nprint(covariance.${use})`,
+        after: `from sklearn import covariance\nimport numpy as np\nX = np.random.RandomState(0).rand(30, 3)\nprint(covariance.${useNew})`,
+        expect: '(3, 3)', beforeError: 'AttributeError',
+      }, {
+        before: `from sklearn.covariance import ${old}\nimport numpy as np\nX = np.random.RandomState(0).rand(30, 3)\nprint(${use})`,
+        after: `from sklearn.covariance import ${to} as ${old}\nimport numpy as np\nX = np.random.RandomState(0).rand(30, 3)\nprint(${use})`,
+        expect: '(3, 3)', beforeError: 'ImportError',
+      }],
+    };
+  }),
+  {
+    kind: 'drop-kwarg', id: 'sklearn-oneclasssvm-random-state', library: 'scikit-learn', removedIn: '0.22', deprecatedIn: '0.20',
+    callees: [{ qname: 'sklearn.svm.OneClassSVM' }], kwarg: 'random_state', always: true,
+    why: 'libsvm\'s one-class solver is not random, so the seed never had an effect',
+    link: WN('0.20', 'sklearn-svm'),
+    message: 'OneClassSVM(random_state=) was removed in scikit-learn 0.22',
+    fixtures: [{
+      before: "from sklearn.svm import OneClassSVM\nm = OneClassSVM(nu=0.5, gamma='scale', random_state=42).fit([[0.0], [0.1], [0.2], [5.0]])\nprint(m.predict([[0.1], [9.0]]).tolist())",
+      after: "from sklearn.svm import OneClassSVM\nm = OneClassSVM(nu=0.5, gamma='scale').fit([[0.0], [0.1], [0.2], [5.0]])\nprint(m.predict([[0.1], [9.0]]).tolist())",
+      expect: '[1, -1]', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'drop-kwarg', id: 'sklearn-agglomerative-pooling-func', library: 'scikit-learn', removedIn: '0.22', deprecatedIn: '0.20',
+    callees: [{ qname: 'sklearn.cluster.AgglomerativeClustering' }], kwarg: 'pooling_func', always: true,
+    why: 'AgglomerativeClustering never used it (only FeatureAgglomeration pools features)',
+    link: WN('0.20', 'sklearn-cluster'),
+    message: 'AgglomerativeClustering(pooling_func=) was removed in scikit-learn 0.22',
+    fixtures: [{
+      before: "from sklearn.cluster import AgglomerativeClustering\nimport numpy as np\nm = AgglomerativeClustering(n_clusters=2, pooling_func=np.mean)\nprint(sorted(m.fit_predict([[0], [1], [5], [6]]).tolist()))",
+      after: "from sklearn.cluster import AgglomerativeClustering\nimport numpy as np\nm = AgglomerativeClustering(n_clusters=2)\nprint(sorted(m.fit_predict([[0], [1], [5], [6]]).tolist()))",
+      expect: '[0, 0, 1, 1]', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'drop-kwarg', id: 'sklearn-labelpropagation-alpha', library: 'scikit-learn', removedIn: '0.21', deprecatedIn: '0.19',
+    callees: [{ qname: 'sklearn.semi_supervised.LabelPropagation' }], kwarg: 'alpha', always: true,
+    why: 'LabelPropagation has ignored alpha since 0.19 (only LabelSpreading uses it)',
+    link: WN('0.19', 'api-changes-summary'),
+    message: 'LabelPropagation(alpha=) was removed in scikit-learn 0.21',
+    fixtures: [{
+      before: "from sklearn.semi_supervised import LabelPropagation\nm = LabelPropagation(alpha=0.8).fit([[0.0], [0.1], [5.0], [5.1]], [0, -1, 1, -1])\nprint(m.transduction_.tolist())",
+      after: "from sklearn.semi_supervised import LabelPropagation\nm = LabelPropagation().fit([[0.0], [0.1], [5.0], [5.1]], [0, -1, 1, -1])\nprint(m.transduction_.tolist())",
+      expect: '[0, 0, 1, 1]', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'drop-kwarg', id: 'sklearn-calibration-curve-normalize', library: 'scikit-learn', removedIn: '1.3', deprecatedIn: '1.1',
+    callees: [{ qname: 'sklearn.calibration.calibration_curve' }], kwarg: 'normalize', onlyValues: ['False'],
+    why: 'False was the default: the probabilities are used as given',
+    link: WN('1.1', 'sklearn-calibration'),
+    message: 'calibration_curve(normalize=) was removed in scikit-learn 1.3',
+    fixtures: [{
+      before: 'from sklearn.calibration import calibration_curve\nt, p = calibration_curve([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], normalize=False, n_bins=2)\nprint(t.tolist(), p.round(2).tolist())',
+      after: 'from sklearn.calibration import calibration_curve\nt, p = calibration_curve([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], n_bins=2)\nprint(t.tolist(), p.round(2).tolist())',
+      expect: '[0.0, 1.0] [0.15, 0.85]', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'drop-kwarg', id: 'sklearn-hashing-non-negative', library: 'scikit-learn', removedIn: '0.21', deprecatedIn: '0.19',
+    callees: [{ qname: 'sklearn.feature_extraction.text.HashingVectorizer' }, { qname: 'sklearn.feature_extraction.FeatureHasher' }],
+    kwarg: 'non_negative', onlyValues: ['False'],
+    why: 'False was the default (non_negative=True took absolute values; alternate_sign=False is close but not identical)',
+    link: WN('0.19', 'api-changes-summary'),
+    message: 'HashingVectorizer/FeatureHasher(non_negative=) was removed in scikit-learn 0.21',
+    fixtures: [{
+      before: "from sklearn.feature_extraction.text import HashingVectorizer\nprint(HashingVectorizer(n_features=8, non_negative=False).transform(['red fox red']).nnz)",
+      after: "from sklearn.feature_extraction.text import HashingVectorizer\nprint(HashingVectorizer(n_features=8).transform(['red fox red']).nnz)",
+      expect: '2', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'drop-kwarg', id: 'sklearn-sparsepca-normalize-components', library: 'scikit-learn', removedIn: '0.24', deprecatedIn: '0.22',
+    callees: [{ qname: 'sklearn.decomposition.SparsePCA' }, { qname: 'sklearn.decomposition.MiniBatchSparsePCA' }],
+    kwarg: 'normalize_components', onlyValues: ['True'],
+    why: 'True (centre the data with the training mean) is what SparsePCA always does since 0.22',
+    link: WN('0.22', 'sklearn-decomposition'),
+    message: 'SparsePCA(normalize_components=) was removed in scikit-learn 0.24',
+    fixtures: [{
+      before: 'from sklearn.decomposition import SparsePCA\nimport numpy as np\nm = SparsePCA(n_components=2, normalize_components=True, random_state=0).fit(np.random.RandomState(0).rand(10, 4))\nprint(m.components_.shape)',
+      after: 'from sklearn.decomposition import SparsePCA\nimport numpy as np\nm = SparsePCA(n_components=2, random_state=0).fit(np.random.RandomState(0).rand(10, 4))\nprint(m.components_.shape)',
+      expect: '(2, 4)', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'drop-kwarg', id: 'sklearn-plot-tree-rotate', library: 'scikit-learn', removedIn: '1.0', deprecatedIn: '0.23',
+    callees: [{ qname: 'sklearn.tree.plot_tree' }], kwarg: 'rotate', always: true,
+    why: 'plot_tree never used it',
+    link: WN('0.23', 'sklearn-tree'),
+    message: 'plot_tree(rotate=) was removed in scikit-learn 1.0',
+    fixtures: [{
+      before: "import matplotlib\nmatplotlib.use('Agg')\nfrom sklearn.tree import DecisionTreeClassifier, plot_tree\nm = DecisionTreeClassifier(random_state=0).fit([[0], [1]], [0, 1])\nprint(len(plot_tree(m, rotate=True)))",
+      after: "import matplotlib\nmatplotlib.use('Agg')\nfrom sklearn.tree import DecisionTreeClassifier, plot_tree\nm = DecisionTreeClassifier(random_state=0).fit([[0], [1]], [0, 1])\nprint(len(plot_tree(m)))",
+      expect: '3', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'drop-kwarg', id: 'sklearn-pairwise-argmin-batch-size', library: 'scikit-learn', removedIn: '0.22', deprecatedIn: '0.20',
+    callees: [{ qname: 'sklearn.metrics.pairwise_distances_argmin_min' }, { qname: 'sklearn.metrics.pairwise_distances_argmin' }],
+    kwarg: 'batch_size', always: true,
+    why: 'it had no effect since 0.20 (chunking follows the working_memory setting)',
+    link: WN('0.20', 'sklearn-metrics'),
+    message: 'pairwise_distances_argmin(_min)(batch_size=) was removed in scikit-learn 0.22',
+    fixtures: [{
+      before: 'from sklearn.metrics import pairwise_distances_argmin\nprint(pairwise_distances_argmin([[0], [5]], [[1], [4]], batch_size=500).tolist())',
+      after: 'from sklearn.metrics import pairwise_distances_argmin\nprint(pairwise_distances_argmin([[0], [5]], [[1], [4]]).tolist())',
+      expect: '[0, 1]', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'rename-kwarg', id: 'sklearn-qda-store-covariances', library: 'scikit-learn', removedIn: '0.21', deprecatedIn: '0.19',
+    callees: [{ qname: 'sklearn.discriminant_analysis.QuadraticDiscriminantAnalysis' }], from: 'store_covariances', to: 'store_covariance',
+    link: WN('0.19', 'api-changes-summary'),
+    message: 'QuadraticDiscriminantAnalysis(store_covariances=) was renamed store_covariance (removed 0.21)',
+    fixtures: [{
+      before: 'from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis\nm = QuadraticDiscriminantAnalysis(store_covariances=True)\nprint(m.store_covariance)',
+      after: 'from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis\nm = QuadraticDiscriminantAnalysis(store_covariance=True)\nprint(m.store_covariance)',
+      expect: 'True', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'rename-kwarg', id: 'sklearn-trustworthiness-precomputed', library: 'scikit-learn', removedIn: '0.22', deprecatedIn: '0.20',
+    callees: [{ qname: 'sklearn.manifold.trustworthiness' }], from: 'precomputed', to: 'metric',
+    values: { True: "'precomputed'", False: "'euclidean'" },
+    link: WN('0.20', 'sklearn-manifold'),
+    message: "trustworthiness(precomputed=) was removed in scikit-learn 0.22: use metric='precomputed' (False meant metric='euclidean')",
+    fixtures: [{
+      before: 'from sklearn.manifold import trustworthiness\nimport numpy as np\nX = np.random.RandomState(0).rand(6, 3)\nprint(trustworthiness(X, X, n_neighbors=2, precomputed=False))',
+      after: "from sklearn.manifold import trustworthiness\nimport numpy as np\nX = np.random.RandomState(0).rand(6, 3)\nprint(trustworthiness(X, X, n_neighbors=2, metric='euclidean'))",
+      expect: '1.0', beforeError: 'TypeError',
+    }],
+  },
+  {
+    kind: 'replace-value', id: 'sklearn-scoring-brier', library: 'scikit-learn', removedIn: '0.24', deprecatedIn: '0.22',
+    callees: SCORING, kwarg: 'scoring', values: { "'brier_score_loss'": "'neg_brier_score'" },
+    errors: [invalidParam('scoring'), err('ValueError', /is not a valid scoring value/)],
+    link: WN('0.22', 'sklearn-metrics'),
+    message: "scoring='brier_score_loss' was removed in 0.24: use 'neg_brier_score' (the old scorer already returned negated values, so the numbers are unchanged)",
+    fixtures: [{
+      before: "from sklearn.model_selection import cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nX = [[0.0], [0.1], [0.2], [0.3], [1.0], [1.1], [1.2], [1.3]]\ny = [0, 0, 0, 0, 1, 1, 1, 1]\nprint(cross_val_score(GaussianNB(), X, y, cv=2, scoring='brier_score_loss').round(3).tolist())",
+      after: "from sklearn.model_selection import cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nX = [[0.0], [0.1], [0.2], [0.3], [1.0], [1.1], [1.2], [1.3]]\ny = [0, 0, 0, 0, 1, 1, 1, 1]\nprint(cross_val_score(GaussianNB(), X, y, cv=2, scoring='neg_brier_score').round(3).tolist())",
+      expect: '[-0.0, -0.0]', beforeError: 'InvalidParameterError',
+    }],
+  },
+  {
+    kind: 'replace-value', id: 'sklearn-fastica-whiten-true', library: 'scikit-learn', removedIn: '1.3', deprecatedIn: '1.1',
+    callees: [{ qname: 'sklearn.decomposition.FastICA' }, { qname: 'sklearn.decomposition.fastica' }], kwarg: 'whiten', values: { True: "'arbitrary-variance'" },
+    errors: [invalidParam('whiten')],
+    link: WN('1.1', 'sklearn-decomposition'),
+    message: "FastICA(whiten=True) was removed in 1.3: it behaved like whiten='arbitrary-variance' (the new default 'unit-variance' rescales the sources)",
+    fixtures: [{
+      before: "from sklearn.decomposition import FastICA\nimport numpy as np\nX = np.random.RandomState(0).rand(20, 2)\nprint(FastICA(n_components=2, whiten=True, random_state=0).fit_transform(X).shape)",
+      after: "from sklearn.decomposition import FastICA\nimport numpy as np\nX = np.random.RandomState(0).rand(20, 2)\nprint(FastICA(n_components=2, whiten='arbitrary-variance', random_state=0).fit_transform(X).shape)",
+      expect: '(20, 2)', beforeError: 'InvalidParameterError',
+    }],
+  },
+  {
+    kind: 'rename-method', id: 'sklearn-gaussiannb-sigma', library: 'scikit-learn', removedIn: '1.2', deprecatedIn: '1.0',
+    receiver: 'estimator', from: 'sigma_', to: 'var_', attribute: true, errors: [noAttr('GaussianNB', 'sigma_')],
+    link: WN('1.0', 'sklearn-naive-bayes'),
+    message: 'GaussianNB.sigma_ was renamed var_ (deprecated 1.0, removed 1.2)',
+    fixtures: [{
+      before: 'from sklearn.naive_bayes import GaussianNB\nm = GaussianNB().fit([[0.0], [2.0], [4.0], [6.0]], [0, 0, 1, 1])\nprint(m.sigma_.round(3).tolist())',
+      after: 'from sklearn.naive_bayes import GaussianNB\nm = GaussianNB().fit([[0.0], [2.0], [4.0], [6.0]], [0, 0, 1, 1])\nprint(m.var_.round(3).tolist())',
+      expect: '[[1.0], [1.0]]', beforeError: 'AttributeError', context: rt('GaussianNB', 'sigma_'),
+    }],
+  },
+  {
+    kind: 'rename-method', id: 'sklearn-n-features-attribute', library: 'scikit-learn', removedIn: '1.2', deprecatedIn: '1.0',
+    receiver: 'estimator', from: 'n_features_', to: 'n_features_in_', attribute: true,
+    errors: [noAttr('DecisionTree\\w+|ExtraTrees?\\w+|RandomForest\\w+|GradientBoosting\\w+|RandomTreesEmbedding|PCA', 'n_features_')],
+    link: WN('1.0', 'sklearn-tree'),
+    message: 'n_features_ of trees, forests and gradient boosting (removed 1.2) and of PCA (removed 1.4) is n_features_in_',
+    fixtures: [{
+      before: 'from sklearn.ensemble import RandomForestClassifier\nm = RandomForestClassifier(n_estimators=2, random_state=0).fit([[0, 1, 2], [1, 2, 3]], [0, 1])\nprint(m.n_features_)',
+      after: 'from sklearn.ensemble import RandomForestClassifier\nm = RandomForestClassifier(n_estimators=2, random_state=0).fit([[0, 1, 2], [1, 2, 3]], [0, 1])\nprint(m.n_features_in_)',
+      expect: '3', beforeError: 'AttributeError', context: rt('RandomForestClassifier', 'n_features_'),
+    }],
+  },
+  {
+    kind: 'rename-method', id: 'sklearn-base-estimator-attribute', library: 'scikit-learn', removedIn: '1.4', deprecatedIn: '1.2',
+    receiver: 'estimator', from: 'base_estimator_', to: 'estimator_', attribute: true,
+    errors: [noAttr('Bagging\\w+|AdaBoost\\w+|RandomForest\\w+|ExtraTrees\\w+|RandomTreesEmbedding|IsolationForest', 'base_estimator_')],
+    link: WN('1.2', 'sklearn-ensemble'),
+    message: 'the fitted attribute base_estimator_ of ensembles was renamed estimator_ (deprecated 1.2, removed 1.4)',
+    fixtures: [{
+      before: 'from sklearn.ensemble import AdaBoostClassifier\nm = AdaBoostClassifier(n_estimators=2, algorithm="SAMME").fit([[0], [1]], [0, 1])\nprint(type(m.base_estimator_).__name__)',
+      after: 'from sklearn.ensemble import AdaBoostClassifier\nm = AdaBoostClassifier(n_estimators=2, algorithm="SAMME").fit([[0], [1]], [0, 1])\nprint(type(m.estimator_).__name__)',
+      expect: 'DecisionTreeClassifier', beforeError: 'AttributeError', context: rt('AdaBoostClassifier', 'base_estimator_'),
+    }],
+  },
+  ...([['lambdas_', 'eigenvalues_', '(3,)'], ['alphas_', 'eigenvectors_', '(4, 3)']] as const).map(([from, to, shape]): TableEntry => ({
+    kind: 'rename-method', id: `sklearn-kernelpca-${from.replace(/_$/, '')}`, library: 'scikit-learn', removedIn: '1.2', deprecatedIn: '1.0',
+    receiver: 'estimator', from, to, attribute: true, errors: [noAttr('KernelPCA', from)],
+    link: WN('1.0', 'sklearn-decomposition'),
+    message: `KernelPCA.${from} was renamed ${to} (deprecated 1.0, removed 1.2)`,
+    fixtures: [{
+      before: `from sklearn.decomposition import KernelPCA\nimport numpy as np\nk = KernelPCA(n_components=3).fit(np.random.RandomState(0).rand(4, 3))\nprint(k.${from}.shape)`,
+      after: `from sklearn.decomposition import KernelPCA\nimport numpy as np\nk = KernelPCA(n_components=3).fit(np.random.RandomState(0).rand(4, 3))\nprint(k.${to}.shape)`,
+      expect: shape, beforeError: 'AttributeError', context: rt('KernelPCA', from),
+    }],
+  })),
+  {
+    kind: 'rename-method', id: 'sklearn-polynomial-n-input-features', library: 'scikit-learn', removedIn: '1.2', deprecatedIn: '1.0',
+    receiver: 'estimator', from: 'n_input_features_', to: 'n_features_in_', attribute: true, errors: [noAttr('PolynomialFeatures', 'n_input_features_')],
+    link: WN('1.0', 'sklearn-preprocessing'),
+    message: 'PolynomialFeatures.n_input_features_ was renamed n_features_in_ (deprecated 1.0, removed 1.2)',
+    fixtures: [{
+      before: 'from sklearn.preprocessing import PolynomialFeatures\np = PolynomialFeatures(degree=2).fit([[0, 1], [1, 2]])\nprint(p.n_input_features_, p.n_output_features_)',
+      after: 'from sklearn.preprocessing import PolynomialFeatures\np = PolynomialFeatures(degree=2).fit([[0, 1], [1, 2]])\nprint(p.n_features_in_, p.n_output_features_)',
+      expect: '2 6', beforeError: 'AttributeError', context: rt('PolynomialFeatures', 'n_input_features_'),
+    }],
+  },
+  {
+    kind: 'rename-method', id: 'sklearn-qda-covariances-attribute', library: 'scikit-learn', removedIn: '0.21', deprecatedIn: '0.19',
+    receiver: 'estimator', from: 'covariances_', to: 'covariance_', attribute: true, errors: [noAttr('QuadraticDiscriminantAnalysis', 'covariances_')],
+    link: WN('0.19', 'api-changes-summary'),
+    message: 'QuadraticDiscriminantAnalysis.covariances_ was renamed covariance_ (removed 0.21)',
+    fixtures: [{
+      before: 'from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis\nX = [[0, 1], [1, 0], [2, 2], [3, 1], [0, 0], [3, 3]]\nm = QuadraticDiscriminantAnalysis(store_covariance=True).fit(X, [0, 0, 0, 1, 1, 1])\nprint(len(m.covariances_))',
+      after: 'from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis\nX = [[0, 1], [1, 0], [2, 2], [3, 1], [0, 0], [3, 3]]\nm = QuadraticDiscriminantAnalysis(store_covariance=True).fit(X, [0, 0, 0, 1, 1, 1])\nprint(len(m.covariance_))',
+      expect: '2', beforeError: 'AttributeError', context: rt('QuadraticDiscriminantAnalysis', 'covariances_'),
+    }],
+  },
+  {
+    kind: 'rename-method', id: 'sklearn-standardscaler-std', library: 'scikit-learn', removedIn: '0.19', deprecatedIn: '0.17',
+    receiver: 'estimator', from: 'std_', to: 'scale_', attribute: true, errors: [noAttr('StandardScaler', 'std_')],
+    link: WN('0.17', 'api-changes-summary'),
+    message: 'StandardScaler.std_ was renamed scale_ in 0.17 and removed in 0.19',
+    fixtures: [{
+      before: 'from sklearn.preprocessing import StandardScaler\ns = StandardScaler().fit([[0.0], [2.0]])\nprint(s.std_.tolist())',
+      after: 'from sklearn.preprocessing import StandardScaler\ns = StandardScaler().fit([[0.0], [2.0]])\nprint(s.scale_.tolist())',
+      expect: '[1.0]', beforeError: 'AttributeError', context: rt('StandardScaler', 'std_'),
     }],
   },
 ];
