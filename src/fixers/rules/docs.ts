@@ -29,7 +29,7 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
   lines.push('<!-- Generated from src/fixers/rules/*.ts by test/unit/rules/docs.test.ts (NBM_UPDATE_DOCS=1 to rewrite). Do not edit by hand. -->');
   lines.push('');
   lines.push(`${rules.length} rules: ${[...by].map(([lib, rs]) => `${lib} ${rs.length}`).join(', ')}. ` +
-    `${pins} are score calibrations (pin an old default, applied only with \`--pin-defaults\` / \`pinDefaults()\` and only when the notebook's era predates the change), ` +
+    `${pins} are score calibrations (pin an old default: applied with \`--pin-defaults\` / \`pinDefaults()\` when the notebook's era predates the change; in \`modernize\`, when the era is unknown, tried against a drift and kept only if the stored outputs then agree), ` +
     `${reportOnly} report without rewriting (the finding explains what to do), ${onError} are recognised only from a runtime error (\`rulesForError\`).`);
   lines.push('');
   lines.push('Each rule is a structural matcher over the tree-sitter parse tree of a cell (IPython syntax masked first), aware of the ' +
