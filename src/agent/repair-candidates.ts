@@ -9,7 +9,7 @@
 import type { Notebook } from '../core/notebook.js';
 import type { CellError } from '../core/run-result.js';
 import { sourceText } from '../core/notebook.js';
-import { rulesForError } from '../fixers/rules/index.js';
+import { pinDefaults, rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
 import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
 import { orderForNameError, unprovenOrderForNameError } from './execution-order.js';
@@ -60,6 +60,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     for (const p of rulePatches) out.push({ patch: p, label: `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule'}${cell !== inp.cell ? ` (cell ${cell}, where the traceback points)` : ''}` });
   }
   for (const c of await reshape1dPatches(inp.notebook, inp.cell, inp.error.evalue, frames)) out.push(c);
+  for (const c of await upstreamPinPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
   if (inp.symbols) {
     for (const c of await movedSymbolPatches(inp.notebook, inp.cell, inp.error, inp.symbols)) out.push(c);
   }
@@ -91,6 +92,31 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     const hintText = [inp.error.evalue, ...(inp.error.traceback ?? [])].join('\n').replace(/\u001b\[[0-9;?]*[ -\/]*[@-~]/g, '');
     const hinted = await didYouMeanPatch(inp.notebook, inp.cell, `${inp.error.evalue} ${/Did you mean: '\w+'\?/.exec(hintText)?.[0] ?? ''}`);
     if (hinted) out.push({ patch: hinted, label: hinted.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
+  }
+  return out;
+}
+
+/**
+ * Errors whose cause is a changed default upstream of the failing cell, not the failing line: the
+ * old default pinned at every call before the cell, as one candidate (kept only if the run then
+ * agrees with the stored outputs). Each row: the exception it raises now, and the pin rule.
+ */
+const UPSTREAM_PINS: Array<{ ename: string; pattern: RegExp; ruleId: string; why: string }> = [
+  // pandas 2.0: get_dummies returns bool columns; numpy refuses `-` on bools (uint8 before).
+  { ename: 'TypeError', pattern: /numpy boolean (subtract|negative)/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0)" },
+];
+
+async function upstreamPinPatches(nb: Notebook, cell: number, error: CellError): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const row of UPSTREAM_PINS) {
+    if (row.ename !== error.ename || !row.pattern.test(error.evalue)) continue;
+    const pins = (await pinDefaults(nb, { era: { unknownAsOld: true }, ruleIds: [row.ruleId] })).filter((p) => p.edits.every((e) => e.cell <= cell));
+    if (!pins.length) continue;
+    const edits = pins.flatMap((p) => p.edits).sort((a, b) => a.cell - b.cell);
+    out.push({
+      patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: [row.ruleId] }, edits, summary: `${row.why}: old default pinned in cells ${edits.map((e) => e.cell).join(', ')}` },
+      label: `${row.ruleId} in cells ${edits.map((e) => e.cell).join(', ')}`,
+    });
   }
   return out;
 }

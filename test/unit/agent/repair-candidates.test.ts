@@ -35,6 +35,23 @@ describe('repairCandidates (runtime evidence)', () => {
     assert.equal(await found([frame, lib, `ValueError: ${evalue}`]), true);
   });
 
+  it('bool arithmetic on get_dummies columns: the uint8 default is pinned upstream, in every cell that builds them', async () => {
+    const nb = makeNotebook([
+      "import pandas as pd\ndf = pd.DataFrame({'s': ['a', 'b']})\nd = pd.get_dummies(df['s'])",
+      "e = pd.get_dummies(df['s'], prefix='x')",
+      'print((1 - d).sum())',
+      "late = pd.get_dummies(df['s'])",
+    ]);
+    const error = { ename: 'TypeError', evalue: 'numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.', traceback: [] };
+    const cands = await repairCandidates({ notebook: nb, cell: 2, error, dataFiles: [] });
+    const pin = cands.find((c) => c.label.startsWith('pandas-pin-get-dummies-uint8'));
+    assert.ok(pin, JSON.stringify(cands.map((c) => c.label)));
+    assert.deepEqual(pin!.patch.edits.map((e) => e.cell), [0, 1]);
+    assert.match((pin!.patch.edits[1] as any).newSource, /get_dummies\(df\['s'\], prefix='x', dtype='uint8'\)/);
+    const other = await repairCandidates({ notebook: nb, cell: 2, error: { ...error, evalue: 'unsupported operand' }, dataFiles: [] });
+    assert.ok(!other.some((c) => c.label.startsWith('pandas-pin-get-dummies-uint8')));
+  });
+
   it('when the message names another type, the same receiver is left alone', async () => {
     const nb = makeNotebook(['import pandas as pd\ndef f(d):\n    return d.sort()', 'x = 1\nf(pd.DataFrame({"a":[1]}))']);
     const error = { ename: 'AttributeError', evalue: "'tuple' object has no attribute 'sort'", traceback: TB };
