@@ -254,7 +254,7 @@ export const matplotlibTable: TableEntry[] = [
       ...['heatmap', 'clustermap', 'kdeplot'].map((n) => ({ qname: `seaborn.${n}` })),
     ],
     kwarg: 'cmap', values: { "'Vega10'": "'tab10'", "'Vega20'": "'tab20'", "'Vega20b'": "'tab20b'", "'Vega20c'": "'tab20c'" },
-    errors: [err('ValueError', /'Vega20?[bc]?' is not a valid value for (cmap|name)/)],
+    errors: [err('ValueError', /'Vega(10|20[bc]?)' is not a valid value for (cmap|name)/)],
     link: API('2.2.0', '#color-maps'),
     message: 'the Vega* colormaps (aliases of tab*) were removed in matplotlib 2.2: Vega10 -> tab10, Vega20 -> tab20, ...',
     fixtures: [{
