@@ -939,8 +939,10 @@ const clipUpperLower = rule({
 const AMBIGUOUS_OPTIONS: Record<string, string> = {
   precision: 'display.precision', max_columns: 'display.max_columns', max_rows: 'display.max_rows',
   max_colwidth: 'display.max_colwidth', 'display.max_colwidth': 'display.max_colwidth',
+  // Renamed in 0.21 (removed 1.0); dropping it would change what isnull() says about inf.
+  'mode.use_inf_as_null': 'mode.use_inf_as_na', use_inf_as_null: 'mode.use_inf_as_na',
 };
-const REMOVED_OPTIONS = new Set(['display.height', 'height', 'display.line_width', 'display.mpl_style', 'mode.use_inf_as_null']);
+const REMOVED_OPTIONS = new Set(['display.height', 'height', 'display.line_width', 'display.mpl_style']);
 const NONNEGATIVE_OPTIONS = new Set(['display.max_colwidth', 'display.max_rows', 'display.max_columns', 'display.max_seq_items', 'display.min_rows']);
 
 const setOption = rule({
@@ -958,6 +960,11 @@ const setOption = rule({
     before: "import pandas as pd\npd.options.display.mpl_style = 'default'\npd.set_option('display.max_colwidth', -1)\npd.set_option('precision', 3)\npd.set_option('display.height', 500)\npd.options.display.max_rows = -1\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
     after: "import pandas as pd\npd.set_option('display.max_colwidth', None)\npd.set_option('display.precision', 3)\npd.options.display.max_rows = None\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
     expect: 'None 3',
+    beforeError: 'OptionError',
+  }, {
+    before: "import numpy as np\nimport pandas as pd\nimport warnings\nwarnings.simplefilter('ignore')\npd.set_option('use_inf_as_null', True)\nprint(pd.Series([1.0, np.inf]).isnull().sum())",
+    after: "import numpy as np\nimport pandas as pd\nimport warnings\nwarnings.simplefilter('ignore')\npd.set_option('mode.use_inf_as_na', True)\nprint(pd.Series([1.0, np.inf]).isnull().sum())",
+    expect: '1',
     beforeError: 'OptionError',
   }],
   *find(ctx) {
@@ -990,6 +997,7 @@ const setOption = rule({
       if (!q || !right || !q.startsWith('pandas.options.')) continue;
       const key = q.slice('pandas.options.'.length);
       if (NONNEGATIVE_OPTIONS.has(key) && isMinusOne(right)) yield { node: a, edits: [replaceNode(right, 'None')] };
+      else if (key === 'mode.use_inf_as_null' && left) yield { node: a, edits: [replaceNode(left, left.text.replace(/use_inf_as_null$/, 'use_inf_as_na'))] };
       else if (REMOVED_OPTIONS.has(key) && a.parent?.type === 'expression_statement') yield { node: a, edits: [deleteStatement(ctx, a.parent)], message: 'this pandas option no longer exists; the assignment is removed' };
     }
   },
