@@ -52,6 +52,14 @@ describe('repairCandidates (runtime evidence)', () => {
     assert.ok(!other.some((c) => c.label.startsWith('pandas-pin-get-dummies-uint8')));
   });
 
+  it("penalty='l1' refused by the new default solver: the old solver is pinned at the constructor upstream", async () => {
+    const nb = makeNotebook(["from sklearn.linear_model import LogisticRegression\nclf = LogisticRegression(penalty='l1', C=0.5)", 'clf.fit([[0.0], [1.0]], [0, 1])']);
+    const error = { ename: 'ValueError', evalue: "Solver lbfgs supports only 'l2' or None penalties, got l1 penalty.", traceback: [] };
+    const pin = (await repairCandidates({ notebook: nb, cell: 1, error, dataFiles: [] })).find((c) => c.label.startsWith('sklearn-pin-logistic-solver'));
+    assert.ok(pin);
+    assert.equal((pin!.patch.edits[0] as any).newSource, "from sklearn.linear_model import LogisticRegression\nclf = LogisticRegression(penalty='l1', C=0.5, solver='liblinear')");
+  });
+
   it('when the message names another type, the same receiver is left alone', async () => {
     const nb = makeNotebook(['import pandas as pd\ndef f(d):\n    return d.sort()', 'x = 1\nf(pd.DataFrame({"a":[1]}))']);
     const error = { ename: 'AttributeError', evalue: "'tuple' object has no attribute 'sort'", traceback: TB };
