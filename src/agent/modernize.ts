@@ -15,7 +15,7 @@ import type { FixType, Patch } from '../core/patch.js';
 import type { FixRecord, ModernizeReport, StopReason } from '../core/modernize-report.js';
 import { MODERNIZE_REPORT_SCHEMA_VERSION } from '../core/modernize-report.js';
 import { toolVersion } from '../core/version.js';
-import { KernelSession, RESEEDED_KERNEL } from '../executor/kernel-session.js';
+import { DEFAULT_KERNEL, KernelSession, RESEEDED_KERNEL } from '../executor/kernel-session.js';
 import { executeCells, type ExecEvent } from '../executor/run-notebook.js';
 import { openSandbox } from '../executor/sandbox.js';
 import { listProducedFiles } from '../executor/kaggle-layout.js';
@@ -199,7 +199,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       const mode = runOrder && requested === 'incremental' ? 'full' : requested;
       if (mode === 'full' && requested === 'incremental') fromCell = 0;
       if (mode !== 'incremental') {
-        if (sess.cellExecutions > 0 || !sess.alive || (kernel ?? 'python3') !== sess.kernelName) await sess.restart(kernel ? { kernel } : {});
+        if (sess.cellExecutions > 0 || !sess.alive || (kernel ?? DEFAULT_KERNEL) !== sess.kernelName) await sess.restart(kernel ? { kernel } : {});
         clearWorkDir(sb);
         if (project && sb.workDirHost) staged = stageProject(project.request, project.selection, sb.workDirHost);
         fullRuns += 1;

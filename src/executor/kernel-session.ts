@@ -49,6 +49,8 @@ const PROBE_KEY = '__nbmodernize__';
  * ordering apart from results: a value that moves with the hash seed is not the notebook's result.
  */
 export const RESEEDED_KERNEL = 'python3-hashseed1';
+/** The environment's ordinary kernelspec (PYTHONHASHSEED=0 from the server). */
+export const DEFAULT_KERNEL = 'python3';
 
 type Race =
   | { kind: 'reply'; reply: ExecuteReply }
@@ -81,19 +83,19 @@ export class KernelSession {
   }
 
   /** The kernelspec the live kernel runs (`python3`, or RESEEDED_KERNEL for a re-check run). */
-  kernelName = 'python3';
+  kernelName = DEFAULT_KERNEL;
 
-  private async startKernel(name = 'python3'): Promise<void> {
+  private async startKernel(name = DEFAULT_KERNEL): Promise<void> {
     const t0 = Date.now();
     try {
       this.kernel = await this.client.startKernel(name);
       this.kernelName = name;
     } catch (err) {
       // Environments built before the spec existed (and remote servers) have only python3.
-      if (name === 'python3') throw err;
-      log.info(`kernelspec ${name} is not available (${errorMessage(err)}); using python3`);
-      this.kernel = await this.client.startKernel('python3');
-      this.kernelName = 'python3';
+      if (name === DEFAULT_KERNEL) throw err;
+      log.info(`kernelspec ${name} is not available (${errorMessage(err)}); using ${DEFAULT_KERNEL}`);
+      this.kernel = await this.client.startKernel(DEFAULT_KERNEL);
+      this.kernelName = DEFAULT_KERNEL;
     }
     await this.silent(probeInstallCode(), PROBE_TIMEOUT_MS);
     this.kernelStartMs = Date.now() - t0;

@@ -23,7 +23,7 @@ import { KAGGLE_WORKING, linkDataIntoWorkDir } from './kaggle-layout.js';
 import { commandLine, descendants, sweepDescendants } from './process-tree.js';
 import { envSummary, launchBwrapServer, SOCK_DIR, type BwrapServer } from './sandbox-bwrap.js';
 import { ENV_KERNEL_DIRS, makeWorkspace } from './server-process.js';
-import { RESEEDED_KERNEL } from './kernel-session.js';
+import { DEFAULT_KERNEL, RESEEDED_KERNEL } from './kernel-session.js';
 import type { BuiltEnvironment } from './environment/build.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
@@ -47,7 +47,7 @@ const LEASE_FILE = 'lease';
 const JOBS_DIR = 'jobs';
 const KERNELS_DIR = 'kernels';
 /** The environment's kernelspecs a warm sandbox offers (python3 must exist; the re-seeded one is optional). */
-const WRAPPED_KERNELS = ['python3', RESEEDED_KERNEL];
+const WRAPPED_KERNELS = [DEFAULT_KERNEL, RESEEDED_KERNEL];
 /** Where the kernel reads its connection file inside its own namespace. */
 const INNER_CONNECTION_FILE = `${SOCK_DIR}/kernel.json`;
 
@@ -95,7 +95,7 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
     const launcher = `${SOCK_DIR}/${KERNELS_DIR}/${name}/launch.sh`;
     const wrapped = wrappedKernelspec(env, name, launcher);
     if (!wrapped) {
-      if (name === 'python3') throw new EnvironmentError(`environment ${env.name} (${env.hash}) has no python3 kernelspec`, 'rebuild it: nbmodernize env build');
+      if (name === DEFAULT_KERNEL) throw new EnvironmentError(`environment ${env.name} (${env.hash}) has no python3 kernelspec`, 'rebuild it: nbmodernize env build');
       continue;
     }
     const specDir = path.join(ws.sockDir, KERNELS_DIR, name);
