@@ -63,6 +63,9 @@ const REMOVE = [
   /,?\s*shape=\(\d+(?:,\s*\d+)*,?\)/g, // numpy 2 adds the shape to summarized array reprs
   /<[A-Za-z_][^<>\n]*>/g, // object reprs: <Figure size 640x480 with 1 Axes>, <... at 0x7f..>, <class '...'>
   /\b0x[0-9a-fA-F]+\b/g,
+  // Wall-clock stamps written with a weekday: statsmodels' summary "Date: Thu, 16 May 2019", RFC 2822
+  // "Thu, 16 May 2019 10:20:30", ctime "Thu May 16 10:20:30 2019". A weekday is never part of data.
+  /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+(?:\d{1,2}\s+[A-Z][a-z]{2,8}\.?|[A-Z][a-z]{2,8}\.?\s+\d{1,2}),?(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?\s+\d{4}\b/g,
   /\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?/g,
   /\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b/g,
   /\b\d+(?:\.\d+)?\s*(?:ms|µs|us|ns|sec|secs|seconds?|mins?|minutes?|hours?|h|s)\b/g,

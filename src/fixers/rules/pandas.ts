@@ -1267,6 +1267,59 @@ const numericOnly = rule({
   },
 });
 
+const AGG_FAILED = /agg function failed \[how->(\w+),dtype->object\]/;
+/** Methods that take a reduction by name (`.agg('mean')`) and pass keywords on to it. */
+const BY_NAME = ['agg', 'aggregate', 'transform'];
+
+/**
+ * The same pandas 2.0 change, found from the error instead of the receiver's type: "agg function
+ * failed [how->mean,dtype->object]" is raised only by a groupby reduction over an object column, so
+ * the reduction on the traceback's notebook line is the one to repair whatever static inference can
+ * tell about its receiver (a groupby kept in a variable, a frame returned by a function), and the
+ * by-name forms `.agg('mean')`, `.agg(np.mean)`, `.transform('mean')` take `numeric_only=True` too.
+ */
+const numericOnlyAtError = rule({
+  id: 'pandas-numeric-only-at-error',
+  triggers: [...NUMERIC_REDUCTIONS, ...BY_NAME],
+  library: 'pandas',
+  title: 'a groupby reduction over non-numeric columns, named by the error',
+  old: "g = df.groupby('k'); g.mean(); df.groupby('k').agg(np.mean)",
+  new: "g.mean(numeric_only=True); df.groupby('k').agg('mean', numeric_only=True)",
+  removedIn: '2.0',
+  trigger: 'error',
+  errors: [err('TypeError', AGG_FAILED)],
+  link: PD20,
+  message: "pandas 2.0 no longer drops non-numeric columns silently in a groupby's mean/median/...: the reduction the error names, on the failing line, gets numeric_only=True (the columns the notebook's run aggregated)",
+  fixtures: [{
+    before: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\ng = df.groupby('k')\nprint(g.mean().v.tolist(), df.groupby('k').agg(np.mean).v.tolist(), df.groupby('k').transform('mean').v.tolist())",
+    after: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\ng = df.groupby('k')\nprint(g.mean(numeric_only=True).v.tolist(), df.groupby('k').agg('mean', numeric_only=True).v.tolist(), df.groupby('k').transform('mean', numeric_only=True).v.tolist())",
+    expect: '[2.0, 5.0] [2.0, 5.0] [2.0, 2.0, 5.0]',
+    beforeError: 'TypeError',
+    context: { runtime: { ename: 'TypeError', evalue: 'agg function failed [how->mean,dtype->object]' } },
+  }],
+  *find(ctx) {
+    const rt = ctx.nb.info.runtime;
+    if (!rt || !AGG_FAILED.test(rt.evalue)) return;
+    const lines = rt.frames.filter((f) => f.cell === ctx.index).map((f) => f.line);
+    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+    for (const { call, name } of ctx.methodCalls([...NUMERIC_REDUCTIONS, ...BY_NAME])) {
+      const args = callArgs(call);
+      if (!args || args.splat || args.keywords.has('numeric_only') || !onLine(call)) continue;
+      if (NUMERIC_REDUCTIONS.includes(name)) {
+        yield { node: call, edits: [addArgument(args, 'numeric_only=True')] };
+        continue;
+      }
+      const f = args.positional[0];
+      if (!f || args.all.length !== 1) continue;
+      const named = f.type === 'string' ? stringValue(f) : undefined;
+      const npName = f.type === 'attribute' && ctx.qname(f)?.startsWith('numpy.') ? f.childForFieldName('attribute')?.text : undefined;
+      const how = named ?? npName;
+      if (!how || !NUMERIC_REDUCTIONS.includes(how)) continue;
+      yield { node: call, edits: [replaceNode(f, `'${how}', numeric_only=True`)] };
+    }
+  },
+});
+
 /** Column keys of `df.loc[:, K] = v` that are labels (not boolean masks, ranges or computed selections). */
 function isColumnLabelKey(k: SyntaxNode): boolean {
   if (['string', 'integer', 'identifier', 'attribute', 'subscript', 'concatenated_string'].includes(k.type)) return true;
@@ -1552,6 +1605,6 @@ export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
 ];
 

@@ -434,3 +434,14 @@ test('table cells that are text with digits (tickets, cabins) are not numbers', 
   assert.equal(v.matches, true, String(v.details.reason));
   assert.deepEqual(v.comparisons.map((c) => [c.row, c.column, c.original]), [['top', 'Fare', 7.9], ['top', 'Fare', 14.5], ['freq', 'Ticket', 7], ['freq', 'Fare', 12]]);
 });
+
+test('wall-clock stamps with a weekday (statsmodels summary Date:, ctime, RFC 2822) are not results', () => {
+  const then = 'Date:                Thu, 16 May 2019   Prob (F-statistic):          0.00\nTime:                        10:20:30   Log-Likelihood:            -1234.5\nrun at Thu May 16 10:20:30 2019';
+  const now = 'Date:                Tue, 24 Nov 2026   Prob (F-statistic):          0.00\nTime:                        17:26:19   Log-Likelihood:            -1234.5\nrun at Tue Nov 24 17:26:19 2026';
+  assert.deepEqual(nums(then), [[0.0], [-1234.5], []].filter((x) => x.length));
+  assert.deepEqual(nums(then), nums(now));
+  // A date without a weekday is data (a bike-sharing timestamp) and is still compared where it is not ISO.
+  assert.deepEqual(nums('16 May 2019'), [[16, 2019]]);
+  const [o, n] = pair([[stream(then)]], [[stream(now.replace('-1234.5', '-2345.6'))]]);
+  assert.equal(storedOutputsOracle(o, n).matches, false);
+});
