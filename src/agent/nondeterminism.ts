@@ -11,11 +11,6 @@
  */
 import type { Comparison, OracleVerdict } from './oracle.js';
 
-export type UnjudgedReason = 'nondeterministic';
-
-/** A comparison as the report lists it, with why it was not judged. */
-export type JudgedComparison = Comparison & { unjudged?: UnjudgedReason };
-
 /** Identity of a compared value across two runs of the same notebook (its n-th occurrence). */
 function keys(comparisons: readonly Comparison[]): string[] {
   const seen = new Map<string, number>();
@@ -54,7 +49,7 @@ export function excuseUnstable(v: OracleVerdict, unstable: ReadonlySet<string>):
   if (!unstable.size) return v;
   const ks = keys(v.comparisons);
   let excused = 0;
-  const comparisons: JudgedComparison[] = v.comparisons.map((c, i) => {
+  const comparisons: Comparison[] = v.comparisons.map((c, i) => {
     if (!unstable.has(ks[i])) return c;
     if (!c.ok) excused += 1;
     return { ...c, ok: true, unjudged: 'nondeterministic' };
@@ -71,6 +66,6 @@ export function excuseUnstable(v: OracleVerdict, unstable: ReadonlySet<string>):
     ...v,
     matches: v.matches || matches,
     comparisons,
-    details: { ...v.details, unjudged: comparisons.filter((c) => c.unjudged).length, reasonUnjudged: 'values that differ between two clean runs from a fresh kernel (nondeterministic)' },
+    details: { ...v.details, unjudged: comparisons.filter((c) => c.unjudged).length, reasonUnjudged: 'nondeterministic: values that differ between two clean runs from a fresh kernel; tie: labels picked among equal quantities (the quantity is judged)' },
   };
 }

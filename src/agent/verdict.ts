@@ -48,8 +48,11 @@ export function decideVerdict(input: {
       .map((c) => `${c.cell === null ? 'score' : `cell ${c.cell}`}: ${c.original} -> ${c.new}`).join('; ');
     return { verdict: 'not-reproduced', reason: `results drifted beyond tolerance (${oracle.oracle}${bad ? `: ${bad}` : ''})`, oracle };
   }
-  const unjudged = oracle.comparisons.filter((c) => (c as { unjudged?: string }).unjudged).length;
+  const count = (why: string): number => oracle.comparisons.filter((c) => c.unjudged === why).length;
+  const plural = (n: number, what: string): string => `${n} ${what} value${n > 1 ? 's' : ''}`;
+  const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label']]
+    .filter(([why]) => count(why!) > 0).map(([why, what]) => plural(count(why!), what!)).join(', ');
   const asAuthor = run.cells.filter((c) => c.expectedError).map((c) => `cell ${c.index} ${c.expectedError!.ename}`);
   const asAuthorNote = asAuthor.length ? `; raised as in the original run: ${asAuthor.join(', ')}` : '';
-  return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudged ? ` (${unjudged} nondeterministic value${unjudged > 1 ? 's' : ''} not judged)` : ''}${asAuthorNote}`, oracle };
+  return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudgedNote ? ` (${unjudgedNote} not judged)` : ''}${asAuthorNote}`, oracle };
 }

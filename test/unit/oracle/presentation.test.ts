@@ -445,3 +445,52 @@ test('wall-clock stamps with a weekday (statsmodels summary Date:, ctime, RFC 28
   const [o, n] = pair([[stream(then)]], [[stream(now.replace('-1234.5', '-2345.6'))]]);
   assert.equal(storedOutputsOracle(o, n).matches, false);
 });
+
+// ---------------------------------------------------------------- ties: the label is arbitrary, the quantity is not
+
+const describeText = (top: string, freq: number) => [
+  '       Ticket   Sex',
+  'count     891   891',
+  'unique    681     2',
+  `top    ${top.padStart(6)}  male`,
+  `freq   ${String(freq).padStart(6)}   577`,
+].join('\n');
+
+test("describe()'s top among values of equal frequency is a tie: judged by freq, listed as unjudged", () => {
+  const [o, n] = pair([[result(describeText('1601', 7))]], [[result(describeText('347082', 7))]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true);
+  const tie = v.comparisons.filter((c) => c.unjudged === 'tie');
+  assert.equal(tie.length, 1);
+  assert.equal(tie[0]!.original, 1601);
+  assert.equal(tie[0]!.new, 347082);
+  // The frequency is the quantity: when it changes, the top is judged too and the cell fails.
+  const [o2, n2] = pair([[result(describeText('1601', 7))]], [[result(describeText('347082', 9))]]);
+  const v2 = storedOutputsOracle(o2, n2);
+  assert.equal(v2.matches, false);
+  assert.equal(v2.comparisons.filter((c) => c.unjudged).length, 0);
+});
+
+test('describe().T (top and freq as columns): the same tie rule, row by row', () => {
+  const t = (top: string, freq: number) => `       count unique    top  freq\nTicket   891    681 ${top.padStart(6)} ${String(freq).padStart(5)}\nCabin    204    147    G6     4`;
+  const [o, n] = pair([[result(t('1601', 7))]], [[result(t('347082', 7))]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true);
+  assert.deepEqual(v.comparisons.filter((c) => c.unjudged === 'tie').map((c) => [c.original, c.new]), [[1601, 347082]]);
+});
+
+test("a search's best parameters are a label among tied scores when the cell's scores agree", () => {
+  const src = 'clf.fit(X, y)\nprint(clf.best_params_)\nprint(clf.best_score_)';
+  const mk = (params: string, score: string) => makeNotebook([{ code: src, outputs: [stream(`${params}\n${score}\n`)] }]);
+  const o = mk("{'clf__max_depth': 7, 'clf__n_estimators': 30}", '0.837078651685');
+  const same = storedOutputsOracle(o, mk("{'clf__max_depth': 7, 'clf__n_estimators': 40}", '0.837078651685'));
+  assert.equal(same.matches, true);
+  assert.deepEqual(same.comparisons.filter((c) => c.unjudged === 'tie').map((c) => [c.original, c.new]), [[30, 40]]);
+  // Scores that drift fail the cell, parameters included.
+  const worse = storedOutputsOracle(o, mk("{'clf__max_depth': 7, 'clf__n_estimators': 40}", '0.61'));
+  assert.equal(worse.matches, false);
+  assert.equal(worse.comparisons.filter((c) => c.unjudged).length, 0);
+  // Without best_params_ in the source, a printed dict is judged like any other line.
+  const plain = (x: string) => makeNotebook([{ code: 'print(d)\nprint(s)', outputs: [stream(`{'a': ${x}}\n0.5\n`)] }]);
+  assert.equal(storedOutputsOracle(plain('30'), plain('40')).matches, false);
+});
