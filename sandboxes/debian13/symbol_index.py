@@ -17,6 +17,9 @@ SKIP_PARTS = {"tests", "test", "testing", "conftest", "setup", "benchmarks", "sa
 
 
 ORIGINS = {}
+VERSION = 2
+# Standard-library modules with side effects on import (print, open a browser, need a display).
+STDLIB_SKIP = {"this", "antigravity", "idlelib", "turtle", "turtledemo", "tkinter", "test", "lib2to3", "ensurepip", "venv", "pydoc_data"}
 
 
 def public(mod, top):
@@ -63,7 +66,18 @@ def main():
                 skipped.append([info.name, type(e).__name__])
                 continue
             index[info.name] = public(mod, top)
-    json.dump({"modules": index, "origins": {k: sorted(v) for k, v in ORIGINS.items()}, "skipped": skipped, "seconds": round(time.time() - start, 1)}, sys.stdout, separators=(",", ":"))
+    # The standard library's top-level modules and their public names (a notebook that uses
+    # `calendar.month_name` without importing it lost the import with a deleted cell).
+    for top in sorted(getattr(sys, "stdlib_module_names", ())):
+        if top.startswith("_") or top in STDLIB_SKIP or top in index:
+            continue
+        try:
+            mod = importlib.import_module(top)
+        except BaseException as e:
+            skipped.append([top, type(e).__name__])
+            continue
+        index[top] = sorted(n for n in dir(mod) if not n.startswith("_"))
+    json.dump({"version": VERSION, "modules": index, "origins": {k: sorted(v) for k, v in ORIGINS.items()}, "skipped": skipped, "seconds": round(time.time() - start, 1)}, sys.stdout, separators=(",", ":"))
 
 
 main()

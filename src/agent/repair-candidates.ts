@@ -87,7 +87,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
       });
     }
     const locate = inp.locateName ?? (inp.symbols ? (n: string) => homesOf(inp.symbols!, n) : undefined);
-    for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
+    const members = inp.symbols ? (m: string) => inp.symbols!.modules[m] : undefined;
+    for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate, members)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
     // Python's suggestion is printed by the traceback, not part of the exception's message.
     const hintText = [inp.error.evalue, ...(inp.error.traceback ?? [])].join('\n').replace(/\u001b\[[0-9;?]*[ -\/]*[@-~]/g, '');
     const hinted = await didYouMeanPatch(inp.notebook, inp.cell, `${inp.error.evalue} ${/Did you mean: '\w+'\?/.exec(hintText)?.[0] ?? ''}`);

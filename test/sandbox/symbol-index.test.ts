@@ -26,6 +26,21 @@ describe('symbol index (real environment)', { timeout: 600_000 }, () => {
     assert.equal(homesOf(index, 'scatter_matrix', { top: 'pandas' })[0], 'pandas.plotting');
     assert.equal(homesOf(index, 'comb', { top: 'scipy' })[0], 'scipy.special');
     assert.equal(homesOf(index, 'SimpleImputer')[0], 'sklearn.impute');
+    // The standard library's modules, with their public names (constants included).
+    assert.ok(index.modules.calendar?.includes('month_name'));
+    assert.ok(index.modules.string?.includes('ascii_letters'));
+    assert.equal(index.modules.this, undefined, 'modules with side effects on import are not imported');
+  });
+
+  it('a standard-library module used without its import (the import cell was deleted) gets it back, rules only', async () => {
+    const nb = makeNotebook(['x = 3', 'print(calendar.month_name[x], math.floor(2.5))']);
+    (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: 'March 2\n' }];
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-symbols-'));
+    const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/stdlib.ipynb', llm: { provider: null, reason: 'test' }, timeoutS: 120 });
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fixes = report.fixes.filter((f) => f.source === 'missing-import').map((f) => f.summary).join(' | ');
+    assert.match(fixes, /import calendar/);
+    assert.match(fixes, /import math/);
   });
 
   it('a name the notebook uses but never imports is imported from its home, rules only', async () => {

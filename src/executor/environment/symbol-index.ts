@@ -32,11 +32,23 @@ export function loadSymbolIndex(env: BuiltEnvironment): Promise<SymbolIndex> {
   return p;
 }
 
+/** Bumped with symbol_index.py's VERSION when what it records changes: an older cached index is rebuilt. */
+const INDEX_VERSION = 2;
+
 async function load(env: BuiltEnvironment): Promise<SymbolIndex> {
   const file = symbolIndexFile(env);
-  if (!fs.existsSync(file)) await build(env, file);
+  if (!fs.existsSync(file) || readVersion(file) !== INDEX_VERSION) await build(env, file);
   const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   return { modules: raw.modules ?? {}, origins: raw.origins ?? {} };
+}
+
+function readVersion(file: string): number | undefined {
+  try {
+    const v = (JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: unknown }).version;
+    return typeof v === 'number' ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function build(env: BuiltEnvironment, file: string): Promise<void> {

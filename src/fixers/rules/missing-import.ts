@@ -36,6 +36,9 @@ export const CONVENTIONAL_IMPORTS: Record<string, string[]> = {
 /** Where a public name lives (module paths), e.g. from the environment's symbol index. */
 export type NameLocator = (name: string) => string[];
 
+/** The public names of a module of the environment (packages and the standard library), if it has one by that name. */
+export type ModuleMembers = (module: string) => readonly string[] | undefined;
+
 export function undefinedName(evalue: string): string | undefined {
   return /name '(\w+)' is not defined/.exec(evalue)?.[1];
 }
@@ -45,16 +48,20 @@ export function undefinedName(evalue: string): string | undefined {
  * (shallowest first). Empty when the notebook binds the name anywhere (that is an order problem, not
  * a missing import) or nothing is known about it.
  */
-export async function missingImportPatches(nb: Notebook, cell: number, evalue: string, locate?: NameLocator): Promise<Patch[]> {
+export async function missingImportPatches(nb: Notebook, cell: number, evalue: string, locate?: NameLocator, members?: ModuleMembers): Promise<Patch[]> {
   const name = undefinedName(evalue);
   if (!name) return [];
   const cells = await parseNotebookCells(nb);
+  let asModule = false;
   try {
-    if (new NotebookContext(cells, notebookInfo(nb, cells, {})).isBound(name)) return [];
+    const ctx = new NotebookContext(cells, notebookInfo(nb, cells, {}));
+    if (ctx.isBound(name)) return [];
+    asModule = usedAsModule(ctx, name, members);
   } finally {
     disposeCells(cells);
   }
   const lines = [...(CONVENTIONAL_IMPORTS[name] ?? [])];
+  if (asModule && !lines.includes(`import ${name}`)) lines.push(`import ${name}`);
   for (const mod of locate?.(name) ?? []) {
     const line = `from ${mod} import ${name}`;
     if (!lines.includes(line)) lines.push(line);
@@ -67,6 +74,22 @@ export async function missingImportPatches(nb: Notebook, cell: number, evalue: s
     edits: [{ cell, op: 'replace' as const, newSource: `${src.slice(0, at)}${line}\n${src.slice(at)}` }],
     summary: `cell ${cell}: ${line} (the notebook uses ${name} but never imports it)`,
   }));
+}
+
+/**
+ * `name` is a module of the environment (a package or a standard-library module such as `calendar`)
+ * and every `name.attr` the notebook writes is one of its public names: `import name` is a candidate.
+ * The member check keeps a lost variable that shares a module's name (`test.shape`, `time.sleep` is
+ * fine, `string.lower()` on a lost str is not) from being "repaired" by an import.
+ */
+function usedAsModule(ctx: NotebookContext, name: string, members?: ModuleMembers): boolean {
+  const known = members?.(name);
+  if (!known?.length) return false;
+  const attrs = ctx.identifiers(name).map((u) => {
+    const p = u.node.parent;
+    return p?.type === 'attribute' && p.childForFieldName('object')?.startIndex === u.node.startIndex ? p.childForFieldName('attribute')?.text : undefined;
+  });
+  return attrs.length > 0 && attrs.every((a) => a !== undefined && known.includes(a));
 }
 
 /** After a leading cell magic (`%%time`), which must stay the first line. */

@@ -15,6 +15,18 @@ describe('missingImportPatches', () => {
     const p = await missingImportPatches(nb, 0, "name 'GridSearchCV' is not defined", () => ['sklearn.model_selection', 'sklearn.model_selection._search']);
     assert.deepEqual(p.map((x) => x.summary.split(':')[1].split('(')[0].trim()), ['from sklearn.model_selection import GridSearchCV', 'from sklearn.model_selection._search import GridSearchCV']);
   });
+  it('a module of the environment used only through its public names (a standard-library module)', async () => {
+    const members = (m: string) => (({ calendar: ['month_name', 'day_name'], test: ['support'] }) as Record<string, string[]>)[m];
+    const nb = notebookOf(["df['m'] = df.month.map(lambda i: calendar.month_name[i])", 'print(calendar.day_name[0])']);
+    const p = await missingImportPatches(nb, 0, "name 'calendar' is not defined", undefined, members);
+    assert.deepEqual(p.map((x) => (x.edits[0] as any).newSource.split('\n')[0]), ['import calendar']);
+    // A lost variable that shares a module's name: its attributes are not the module's.
+    const lost = notebookOf(['print(test.shape)']);
+    assert.deepEqual(await missingImportPatches(lost, 0, "name 'test' is not defined", undefined, members), []);
+    // Used bare (passed around), nothing says it is the module.
+    const bare = notebookOf(['f(calendar)']);
+    assert.deepEqual(await missingImportPatches(bare, 0, "name 'calendar' is not defined", undefined, members), []);
+  });
   it('nothing when the notebook binds the name somewhere (an order problem, not an import)', async () => {
     const nb = notebookOf(['print(np.pi)', 'import numpy as np']);
     assert.deepEqual(await missingImportPatches(nb, 0, "name 'np' is not defined"), []);
