@@ -15,6 +15,7 @@ import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator 
 import { orderForNameError, unprovenOrderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
+import { unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
 import { reshape1dPatches } from '../fixers/rules/sklearn-1d-reshape.js';
 import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
@@ -63,6 +64,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
   for (const c of await upstreamPinPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
   if (inp.symbols) {
     for (const c of await movedSymbolPatches(inp.notebook, inp.cell, inp.error, inp.symbols)) out.push(c);
+    // After the rules: a keyword no rule knows, checked against the callee's current signature.
+    for (const c of await unexpectedKeywordPatches(inp.notebook, inp.cell, inp.error, inp.symbols.signatures, frames)) out.push(c);
   }
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
     out.push({ patch: c.patch, label: c.label });

@@ -1,6 +1,7 @@
 /**
- * The environment's symbol index: every public module of its data-science packages and the names
- * each defines or exports, plus where each name is really defined. Built once per environment
+ * The environment's symbol index: every public module of its data-science packages (and of the
+ * standard library) and the names each defines or exports, where each name is really defined, and
+ * the keyword parameters of public functions and methods. Built once per environment
  * (executor/environment/symbol-index.ts), read by the repairs of moved and missing names.
  */
 export interface SymbolIndex {
@@ -8,9 +9,14 @@ export interface SymbolIndex {
   modules: Record<string, string[]>;
   /** Name -> the modules that define it (`__module__`), possibly private. */
   origins: Record<string, string[]>;
+  /**
+   * `__qualname__` of a public function or method (`LinearRegression.__init__`, `kdeplot`) -> its
+   * keyword parameter names now ("**" when it also takes **kwargs).
+   */
+  signatures: Record<string, string[]>;
 }
 
-export const EMPTY_SYMBOL_INDEX: SymbolIndex = { modules: {}, origins: {} };
+export const EMPTY_SYMBOL_INDEX: SymbolIndex = { modules: {}, origins: {}, signatures: {} };
 
 /**
  * Public modules that provide `name`, best first: a module that is a prefix of where the name is

@@ -32,6 +32,20 @@ describe('symbol index (real environment)', { timeout: 600_000 }, () => {
     assert.equal(index.modules.this, undefined, 'modules with side effects on import are not imported');
   });
 
+  it("a keyword no rule knows is checked against the callee's current signature: renamed to its similar parameter", async () => {
+    const nb = makeNotebook([
+      "import pandas as pd\nimport matplotlib\nmatplotlib.use('Agg')\ndf = pd.DataFrame({'a': [1, 2, 3]})",
+      "ax = df.a.plot(kind='bar', colors=['red', 'blue', 'red'])\nprint(len(ax.patches), ax.patches[1].get_facecolor()[:3])",
+    ]);
+    (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '3 (0.0, 0.0, 1.0)\n' }];
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-symbols-'));
+    const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/kw.ipynb', llm: { provider: null, reason: 'test' }, timeoutS: 120 });
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'unexpected-keyword');
+    assert.ok(fix, JSON.stringify(report.fixes.map((f) => f.source)));
+    assert.match(fix!.summary, /colors=.*color=/);
+  });
+
   it('a standard-library module used without its import (the import cell was deleted) gets it back, rules only', async () => {
     const nb = makeNotebook(['x = 3', 'print(calendar.month_name[x], math.floor(2.5))']);
     (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: 'March 2\n' }];

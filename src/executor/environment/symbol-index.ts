@@ -33,13 +33,13 @@ export function loadSymbolIndex(env: BuiltEnvironment): Promise<SymbolIndex> {
 }
 
 /** Bumped with symbol_index.py's VERSION when what it records changes: an older cached index is rebuilt. */
-const INDEX_VERSION = 2;
+const INDEX_VERSION = 3;
 
 async function load(env: BuiltEnvironment): Promise<SymbolIndex> {
   const file = symbolIndexFile(env);
   if (!fs.existsSync(file) || readVersion(file) !== INDEX_VERSION) await build(env, file);
   const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  return { modules: raw.modules ?? {}, origins: raw.origins ?? {} };
+  return { modules: raw.modules ?? {}, origins: raw.origins ?? {}, signatures: raw.signatures ?? {} };
 }
 
 function readVersion(file: string): number | undefined {

@@ -6,6 +6,7 @@ import { notebookOf } from './support.js';
 
 // A small index in the shape symbol_index.py writes.
 const INDEX: SymbolIndex = {
+  signatures: {},
   modules: {
     sklearn: [], 'sklearn.model_selection': ['GridSearchCV', 'KFold', 'train_test_split'], 'sklearn.utils.estimator_checks': ['train_test_split'],
     'sklearn.impute': ['SimpleImputer'], pandas: ['DataFrame'], 'pandas.plotting': ['scatter_matrix'], scipy: [], 'scipy.special': ['comb'],

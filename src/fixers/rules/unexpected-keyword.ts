@@ -1,0 +1,120 @@
+/**
+ * "X.__init__() got an unexpected keyword argument 'k'" for a keyword no rule knows: the callee's
+ * current signature (the symbol index, keyed by the `__qualname__` Python names in the message) says
+ * what it accepts now. Candidates, in order: `k` renamed to a current parameter of a similar name that
+ * the call does not pass yet (`n_iter` -> `max_iter`, `sparse` -> `sparse_output`, `colors` ->
+ * `color`), then `k` dropped (most removed keywords were no-ops at the end: `presort`, `silent`,
+ * `min_impurity_split`). Generate-and-verify keeps the first that runs and agrees with the stored
+ * outputs; a keyword whose removal changed the results is rejected there.
+ */
+import { sourceText, type Notebook } from '../../core/notebook.js';
+import type { Patch } from '../../core/patch.js';
+import type { SyntaxNode } from '../python/parser.js';
+import { disposeCells, parseNotebookCells } from './engine.js';
+import { callArgs, removeArgument, renameKeyword } from './tree.js';
+import type { RuntimeFrame } from './context.js';
+import type { TextEdit } from './types.js';
+
+const UNEXPECTED = /([\w.]+)\(\) got an unexpected keyword argument '(\w+)'/;
+
+/** At most this many renames are tried before the drop. */
+const MAX_RENAMES = 3;
+
+export interface KeywordCandidate {
+  patch: Patch;
+  label: string;
+}
+
+/** How alike two parameter names are (0 = unrelated); higher is tried first. */
+export function nameSimilarity(old: string, now: string): number {
+  if (old === now) return 0;
+  const a = old.toLowerCase(), b = now.toLowerCase();
+  const ta = a.split('_'), tb = b.split('_');
+  const last = ta[ta.length - 1]!;
+  if (last.length > 2 && last === tb[tb.length - 1] && ta.length === tb.length) return 6; // n_iter -> max_iter
+  if (a === `${b}s` || b === `${a}s`) return 5; // colors -> color
+  // sparse -> sparse_output (one more word); n_iter -> n_iter_no_change is a different setting.
+  if (b.startsWith(`${a}_`) || a.startsWith(`${b}_`)) return Math.abs(ta.length - tb.length) === 1 ? 5 : 2;
+  const d = editDistance(a, b);
+  if (d <= 2 && Math.min(a.length, b.length) > 3) return 3 - d / 2;
+  if (ta.some((t) => t.length > 3 && tb.includes(t))) return 1;
+  return 0;
+}
+
+function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return dp[b.length]!;
+}
+
+export async function unexpectedKeywordPatches(
+  nb: Notebook,
+  failingCell: number,
+  error: { ename: string; evalue: string },
+  signatures: Readonly<Record<string, readonly string[]>>,
+  frames: readonly RuntimeFrame[] = [],
+): Promise<KeywordCandidate[]> {
+  // TypeError from Python's own check; matplotlib's Artist.set raises AttributeError with the same words.
+  if (error.ename !== 'TypeError' && error.ename !== 'AttributeError') return [];
+  const m = UNEXPECTED.exec(error.evalue);
+  if (!m) return [];
+  const [, callee, kw] = m as unknown as [string, string, string];
+  const params = signatures[callee];
+  // Only a callee the index knows: its parameters are the rename candidates.
+  if (!params) return [];
+  const lines = new Map<number, number[]>();
+  for (const f of frames) lines.set(f.cell, [...(lines.get(f.cell) ?? []), f.line]);
+  const cells = await parseNotebookCells(nb);
+  try {
+    // The calls passing `kw`: on the traceback's notebook lines, else anywhere in the failing cell.
+    const sites: Array<{ cell: number; call: SyntaxNode; kwNode: SyntaxNode }> = [];
+    for (const c of cells) {
+      const at = lines.get(c.index);
+      if (c.index !== failingCell && !at) continue;
+      for (const call of c.tree.rootNode.descendantsOfType('call')) {
+        if (!call) continue;
+        const node = callArgs(call)?.keywords.get(kw);
+        if (!node) continue;
+        if (at?.length && !at.some((l) => call.startPosition.row + 1 <= l && call.endPosition.row + 1 >= l)) continue;
+        sites.push({ cell: c.index, call, kwNode: node });
+      }
+    }
+    if (!sites.length) return [];
+    const used = new Set(sites.flatMap(({ call }) => [...(callArgs(call)?.keywords.keys() ?? [])]));
+    const renames = params
+      .filter((p) => p !== '**' && !used.has(p))
+      .map((p) => ({ p, s: nameSimilarity(kw, p) }))
+      .filter((x) => x.s > 0)
+      .sort((x, y) => y.s - x.s || x.p.localeCompare(y.p))
+      .slice(0, MAX_RENAMES);
+    const patchOf = (edit: (s: (typeof sites)[number]) => TextEdit, summary: string): Patch => {
+      const byCell = new Map<number, TextEdit[]>();
+      for (const s of sites) byCell.set(s.cell, [...(byCell.get(s.cell) ?? []), edit(s)]);
+      const edits = [...byCell].map(([cell, es]) => {
+        let src = sourceText(nb.cells[cell]!.source);
+        for (const e of es.sort((a, b) => b.start - a.start)) src = src.slice(0, e.start) + e.text + src.slice(e.end);
+        return { cell, op: 'replace' as const, newSource: src };
+      });
+      return { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['unexpected-keyword'] }, edits, summary };
+    };
+    const out: KeywordCandidate[] = renames.map(({ p }) => ({
+      label: `${kw}= -> ${p}=`,
+      patch: patchOf(({ kwNode }) => renameKeyword(kwNode, p), `${callee}() no longer takes ${kw}=; its current parameter ${p}= has a similar name`),
+    }));
+    out.push({
+      label: `drop ${kw}=`,
+      patch: patchOf(({ cell, call, kwNode }) => removeArgument(callArgs(call)!, kwNode, sourceText(nb.cells[cell]!.source)), `${callee}() no longer takes ${kw}=; dropped (kept only if the stored outputs agree)`),
+    });
+    return out;
+  } finally {
+    disposeCells(cells);
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { nameSimilarity, unexpectedKeywordPatches } from '../../../src/fixers/rules/unexpected-keyword.js';
+import { notebookOf } from './support.js';
+
+// Signatures in the shape symbol_index.py records (by __qualname__).
+const SIGNATURES = {
+  'SGDClassifier.__init__': ['loss', 'penalty', 'alpha', 'max_iter', 'tol', 'n_iter_no_change', 'random_state'],
+  'Rectangle.set': ['alpha', 'color', 'edgecolor', 'facecolor', 'label'],
+  'LinearRegression.__init__': ['fit_intercept', 'copy_X', 'n_jobs', 'positive'],
+};
+const newSources = (ps: Awaited<ReturnType<typeof unexpectedKeywordPatches>>) => ps.map((p) => (p.patch.edits[0] as any).newSource as string);
+
+describe('unexpectedKeywordPatches', () => {
+  it('renames to a similar current parameter first, then drops', async () => {
+    const nb = notebookOf(['from sklearn.linear_model import SGDClassifier', 'clf = SGDClassifier(loss="log", n_iter=5, random_state=0)\nclf.fit(X, y)']);
+    const ps = await unexpectedKeywordPatches(nb, 1, { ename: 'TypeError', evalue: "SGDClassifier.__init__() got an unexpected keyword argument 'n_iter'" }, SIGNATURES);
+    assert.deepEqual(ps.map((p) => p.label), ['n_iter= -> max_iter=', 'n_iter= -> n_iter_no_change=', 'drop n_iter=']);
+    assert.deepEqual(newSources(ps).map((s) => s.split('\n')[0]), [
+      'clf = SGDClassifier(loss="log", max_iter=5, random_state=0)',
+      'clf = SGDClassifier(loss="log", n_iter_no_change=5, random_state=0)',
+      'clf = SGDClassifier(loss="log", random_state=0)',
+    ]);
+  });
+  it('a keyword passed down to another callee (DataFrame.plot -> Rectangle.set): the call on the traceback line', async () => {
+    const nb = notebookOf(["ax = df.plot(kind='bar', colors=['r', 'b'])\nother(colors=1)"]);
+    const ps = await unexpectedKeywordPatches(nb, 0, { ename: 'TypeError', evalue: "Rectangle.set() got an unexpected keyword argument 'colors'" }, SIGNATURES, [{ cell: 0, line: 1 }]);
+    assert.deepEqual(newSources(ps), ["ax = df.plot(kind='bar', color=['r', 'b'])\nother(colors=1)", "ax = df.plot(kind='bar')\nother(colors=1)"]);
+  });
+  it('only a drop when no current parameter is alike; nothing for an unknown callee or another error', async () => {
+    const nb = notebookOf(['m = LinearRegression(normalize=True).fit(X, y)']);
+    const ps = await unexpectedKeywordPatches(nb, 0, { ename: 'TypeError', evalue: "LinearRegression.__init__() got an unexpected keyword argument 'normalize'" }, SIGNATURES);
+    assert.deepEqual(newSources(ps), ['m = LinearRegression().fit(X, y)']);
+    assert.deepEqual(await unexpectedKeywordPatches(nb, 0, { ename: 'TypeError', evalue: "Mystery.__init__() got an unexpected keyword argument 'normalize'" }, SIGNATURES), []);
+    assert.deepEqual(await unexpectedKeywordPatches(nb, 0, { ename: 'ValueError', evalue: 'x' }, SIGNATURES), []);
+  });
+  it('similarity: suffixed, plural, shared last token; unrelated names are not candidates', () => {
+    assert.ok(nameSimilarity('sparse', 'sparse_output') > 0);
+    assert.ok(nameSimilarity('colors', 'color') > 0);
+    assert.ok(nameSimilarity('n_iter', 'max_iter') > nameSimilarity('n_iter', 'n_iter_no_change'));
+    assert.equal(nameSimilarity('normalize', 'positive'), 0);
+    assert.equal(nameSimilarity('normed', 'density'), 0);
+  });
+});
