@@ -4,21 +4,31 @@
  * cell they interrupted). Running the notebook "as its author ran it" means the same exception in
  * the same cell is part of the record, not a failure to repair; and a cell the author interrupted
  * is not run to completion here either.
+ *
+ * The record also says which cells the author never ran: in a notebook with execution counts, a
+ * code cell with none and no outputs. When such a cell does not even compile (pasted output, notes
+ * typed into a code cell, half-written code), its SyntaxError is the author's too.
  */
-import type { Notebook } from '../core/notebook.js';
+import { sourceText, type Notebook } from '../core/notebook.js';
+import type { ExpectedError } from '../core/run-result.js';
 
-/** Cell index -> exception class of the error output stored in that cell (code cells only). */
-export function storedErrors(nb: Notebook): Map<number, string> {
-  const out = new Map<number, string>();
+/** Cell index -> the exception the author's record says that cell raises (code cells only). */
+export function storedErrors(nb: Notebook): Map<number, ExpectedError> {
+  const out = new Map<number, ExpectedError>();
+  const counted = nb.cells.some((c) => c.cell_type === 'code' && typeof c.execution_count === 'number');
   nb.cells.forEach((cell, index) => {
     if (cell.cell_type !== 'code') return;
     for (const o of cell.outputs ?? []) {
       const ename = (o as { output_type?: string; ename?: unknown }).output_type === 'error' ? (o as { ename?: unknown }).ename : undefined;
       if (typeof ename === 'string' && ename) {
-        out.set(index, ename);
+        out.set(index, { ename, reason: `the original run raised ${ename} in this cell too` });
         return;
       }
+    }
+    if (counted && cell.execution_count == null && !(cell.outputs ?? []).length && sourceText(cell.source).trim()) {
+      out.set(index, { ename: 'SyntaxError', reason: 'the author never ran this cell (no execution count, no outputs) and it does not compile' });
     }
   });
   return out;
 }
+

@@ -53,6 +53,6 @@ export function decideVerdict(input: {
   const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label']]
     .filter(([why]) => count(why!) > 0).map(([why, what]) => plural(count(why!), what!)).join(', ');
   const asAuthor = run.cells.filter((c) => c.expectedError).map((c) => `cell ${c.index} ${c.expectedError!.ename}`);
-  const asAuthorNote = asAuthor.length ? `; raised as in the original run: ${asAuthor.join(', ')}` : '';
+  const asAuthorNote = asAuthor.length ? `; raised as the author's record has it: ${asAuthor.join(', ')}` : '';
   return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudgedNote ? ` (${unjudgedNote} not judged)` : ''}${asAuthorNote}`, oracle };
 }

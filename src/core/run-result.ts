@@ -55,6 +55,15 @@ export const CellRecord = z.object({
 });
 export type CellRecord = z.infer<typeof CellRecord>;
 
+/** An exception the author's record says this cell raises (see agent/stored-errors.ts). */
+export type ExpectedError = NonNullable<CellRecord['expectedError']>;
+
+/** The running cell's exception is the one the record expects (a SyntaxError's subclasses included). */
+export function isExpected(expected: ExpectedError | undefined, ename: string): boolean {
+  if (!expected) return false;
+  return expected.ename === ename || (expected.ename === 'SyntaxError' && (ename === 'IndentationError' || ename === 'TabError'));
+}
+
 /**
  * The first cell that failed: an error, timeout or dead kernel, except an error the author's own
  * run also raised there (`expectedError`).

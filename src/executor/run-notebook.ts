@@ -9,7 +9,7 @@ import path from 'node:path';
 import { selectProjectFiles, stageProject, unchangedStaged } from './project-files.js';
 import { codeCells, sourceText, type Notebook, type CodeCell } from '../core/notebook.js';
 import { upgradeToV45 } from '../core/notebook-schema.js';
-import { RUN_RESULT_SCHEMA_VERSION, type CellRecord, type RunResult, type RunStatus } from '../core/run-result.js';
+import { RUN_RESULT_SCHEMA_VERSION, isExpected, type CellRecord, type ExpectedError, type RunResult, type RunStatus } from '../core/run-result.js';
 import { toolVersion } from '../core/version.js';
 import { log } from '../core/log.js';
 import { KernelSession, type CellRun } from './kernel-session.js';
@@ -147,7 +147,7 @@ interface ExecuteCellsOptions {
    * raised there. The same class again is recorded as expected and the run goes on, as the author's
    * did; a cell the author interrupted (KeyboardInterrupt) is not run at all.
    */
-  expectedErrors?: ReadonlyMap<number, string>;
+  expectedErrors?: ReadonlyMap<number, ExpectedError>;
 }
 
 /** Execute the code cells of `input` in `session`; returns a new notebook with outputs and metadata. */
@@ -183,7 +183,7 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
       cells.push({ ...notRun(index, codeIndex), status: 'ok', durationMs: 0 });
       continue;
     }
-    if (o.expectedErrors?.get(index) === 'KeyboardInterrupt') {
+    if (o.expectedErrors?.get(index)?.ename === 'KeyboardInterrupt') {
       // The author stopped this cell by hand; its stored outputs are all there is of it.
       const reason = 'the author interrupted this cell in the original run; it is not run';
       markCell(cell, null);
@@ -196,8 +196,8 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
     cell.outputs = run.outputs;
     cell.execution_count = run.executionCount;
     markCell(cell, run);
-    const expected = run.status === 'error' && run.error && o.expectedErrors?.get(index) === run.error.ename
-      ? { ename: run.error.ename, reason: `the original run raised ${run.error.ename} in this cell too` } : undefined;
+    const want = o.expectedErrors?.get(index);
+    const expected = run.status === 'error' && run.error && isExpected(want, run.error.ename) ? { ename: run.error.ename, reason: want!.reason } : undefined;
     const record: CellRecord = {
       ...(expected ? { expectedError: expected } : {}),
       index,

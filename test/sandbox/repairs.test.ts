@@ -148,8 +148,22 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     (nb.cells[2] as any).outputs = [{ output_type: 'error', ename: 'KeyboardInterrupt', evalue: '', traceback: [] }];
     const { report } = await modernize(nb);
     assert.equal(report.verdict, 'reproduced', report.reason);
-    assert.match(report.reason, /raised as in the original run: cell 1 NameError, cell 2 KeyboardInterrupt/);
+    assert.match(report.reason, /raised as the author's record has it: cell 1 NameError, cell 2 KeyboardInterrupt/);
     assert.ok(!report.fixes.some((f) => f.step > 0), JSON.stringify(report.fixes));
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
+  it('a cell the author never ran (no execution count, no outputs) that does not compile is part of the record', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'x = 20',
+      '[0.11418202, 0.1518366 ] 140\n[0.11665053, 0.14971751] 130',
+      'print("after", x + 1)',
+    ]), { 2: 'after 21\n' });
+    (nb.cells[0] as any).execution_count = 1;
+    (nb.cells[2] as any).execution_count = 2;
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /cell 1 SyntaxError/);
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
