@@ -13,6 +13,7 @@
 import { sourceText, type CodeCell, type Notebook } from '../core/notebook.js';
 import { cellNumbers, extractNumbers, type CellNumbers, type NumberLine } from './oracle-numbers.js';
 import { outOfOrderCells } from './oracle-order.js';
+import { cannotHaveResult } from './stale-outputs.js';
 import type { Table, TableRow } from './oracle-tables.js';
 import {
   METRICS, type MetricName, readCsvFile, relativeDifference, scoreSubmission, ScoringError, type Csv, type ScoreResult,
@@ -41,12 +42,13 @@ export interface Comparison {
   /**
    * Not judged (ok is then true), and why: 'nondeterministic' (it differs between two clean runs),
    * 'tie' (a label picked among equal quantities: describe()'s top among values of the same
-   * frequency, a search's best parameters; the quantity is judged instead).
+   * frequency, a search's best parameters; the quantity is judged instead), 'stale' (a stored result
+   * the cell's current source cannot produce; see stale-outputs.ts).
    */
   unjudged?: UnjudgedReason;
 }
 
-export type UnjudgedReason = 'nondeterministic' | 'tie';
+export type UnjudgedReason = 'nondeterministic' | 'tie' | 'stale';
 
 export interface OracleVerdict {
   oracle: OracleKind;
@@ -522,13 +524,14 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
   const comparisons: Comparison[] = [];
   original.cells.forEach((c, i) => {
     if (c.cell_type !== 'code' || ignore.has(i)) return;
-    const orig = cellNumbers(c as CodeCell);
+    const { cell: kept, stale } = withoutStaleResult(c as CodeCell);
+    const orig = cellNumbers(kept);
     const j = opts.cellMap ? opts.cellMap(i) : i;
     const other = j !== undefined ? current.cells[j] : undefined;
     const cur = other && other.cell_type === 'code' ? cellNumbers(other as CodeCell) : undefined;
     const r = compareCell(i, orig, cur, tolerance, sourceText(c.source));
     // A cell that showed nothing in either run has nothing to report.
-    if (r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
+    if (!stale.length && r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
     // Outputs stored under a cell whose source was later deleted cannot come back.
     if (r.report.verdict !== 'not-compared' && sourceText(c.source).trim() === '') {
       r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: 'the cell has no source: its stored outputs are stale' };
@@ -540,6 +543,11 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
       const why = `the original ran this cell after cell ${ooo.laterCell} (execution count ${ooo.count} > ${ooo.laterCount}), which sets ${ooo.names.join(', ')}`;
       r.report.note = r.report.note ? `${r.report.note}; ${why}` : why;
       for (const x of r.comparisons) x.outOfOrder = true;
+    }
+    if (stale.length) {
+      const why = "a stored result the cell's current source cannot produce (its last statement has no value): stale, not judged";
+      r.report.note = r.report.note ? `${r.report.note}; ${why}` : why;
+      r.comparisons.push(...stale.map((l) => l.numbers.map((v) => ({ cell: i, original: v, new: null, relDiff: null, ok: true, unjudged: 'stale' as const, context: l.raw }))).flat());
     }
     cells.push(r.report);
     comparisons.push(...r.comparisons);
@@ -583,6 +591,16 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     } else if (c.verdict === 'missing') reasons.push(`cell ${c.cell}: ${(c.note ?? 'numbers missing').split('; ')[0]}${tag}`);
   }
   return { oracle: 'stored-outputs', matches, details: { ...details, ...(reasons.length ? { reason: reasons.join('; ') } : {}) }, comparisons };
+}
+
+/** The cell without a stored execute_result its source cannot produce, and that result's numbers. */
+function withoutStaleResult(c: CodeCell): { cell: CodeCell; stale: NumberLine[] } {
+  const results = (c.outputs ?? []).filter((o) => o.output_type === 'execute_result');
+  // (An emptied cell is handled on its own below: all its outputs are stale.)
+  const src = sourceText(c.source);
+  if (!results.length || !src.trim() || !cannotHaveResult(src)) return { cell: c, stale: [] };
+  const stale = cellNumbers({ ...c, outputs: results }).lines;
+  return { cell: { ...c, outputs: c.outputs.filter((o) => o.output_type !== 'execute_result') }, stale };
 }
 
 /** True when the notebook carries stored numeric outputs the stored-outputs oracle can use. */
