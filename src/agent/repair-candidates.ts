@@ -16,6 +16,7 @@ import { orderForNameError, unprovenOrderForNameError } from './execution-order.
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
 import { unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
+import { floatIndexPatches } from '../fixers/rules/py2-division-at-error.js';
 import { reshape1dPatches } from '../fixers/rules/sklearn-1d-reshape.js';
 import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
@@ -67,6 +68,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     // After the rules: a keyword no rule knows, checked against the callee's current signature.
     for (const c of await unexpectedKeywordPatches(inp.notebook, inp.cell, inp.error, inp.symbols.signatures, frames)) out.push(c);
   }
+  for (const c of await floatIndexPatches(inp.notebook, inp.cell, inp.error, frames)) out.push(c);
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
     out.push({ patch: c.patch, label: c.label });
   }

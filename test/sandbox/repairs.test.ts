@@ -167,6 +167,17 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it("Python 2: the division behind a float slice bound (not provably int) becomes '//' from the error", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'counts = [3, 4, 5]\nrows = list(range(20))\nn = sum(counts) / 5',
+      'print rows[:n]',
+    ]), { 1: '[0, 1]\n' });
+    nb.metadata = { kernelspec: { name: 'python2', display_name: 'Python 2', language: 'python' } };
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'py2-integer-division-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
   it('an error of another class than the stored one is still a failure to repair', async () => {
     const nb = withStoredOutputs(makeNotebook(['x = 20', 'print(undefined_here)', 'print("after", x + 1)']), { 2: 'after 21\n' });
     (nb.cells[1] as any).outputs = [{ output_type: 'error', ename: 'KeyError', evalue: "'a'", traceback: [] }];

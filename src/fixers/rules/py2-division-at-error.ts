@@ -1,0 +1,99 @@
+/**
+ * Python 2's `/` floored two integers; in Python 3 it gives a float, and a float used where an
+ * integer is required fails: "slice indices must be integers", "'float' object cannot be
+ * interpreted as an integer" (range, np.zeros, reshape). The static py2-integer-division rule only
+ * rewrites divisions whose operands it can prove to be ints; this one starts from the error: on the
+ * failing line, the divisions inside a slice, an index or an integer argument become `//`, and so
+ * do the divisions that computed a name used there (`half = len(df) / 2` in another cell).
+ * Python 2 notebooks only (a Python 3 author's float index failed for them too). One candidate;
+ * generate-and-verify keeps it only if the cell then runs and the stored outputs agree.
+ */
+import { sourceText, type Notebook } from '../../core/notebook.js';
+import type { Patch } from '../../core/patch.js';
+import type { SyntaxNode } from '../python/parser.js';
+import { disposeCells, notebookInfo, parseNotebookCells } from './engine.js';
+import type { RuntimeFrame } from './context.js';
+
+const FLOAT_INDEX = /slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices/;
+/** Calls whose arguments must be integers. */
+const INT_ARG_CALLS = new Set(['range', 'xrange', 'zeros', 'ones', 'empty', 'full', 'reshape', 'islice', 'sample', 'randint', 'head', 'tail', 'nlargest', 'nsmallest']);
+
+export interface DivisionCandidate {
+  patch: Patch;
+  label: string;
+}
+
+export async function floatIndexPatches(nb: Notebook, failingCell: number, error: { ename: string; evalue: string }, frames: readonly RuntimeFrame[] = []): Promise<DivisionCandidate[]> {
+  if (!['TypeError', 'IndexError'].includes(error.ename) || !FLOAT_INDEX.test(error.evalue)) return [];
+  const cells = await parseNotebookCells(nb);
+  try {
+    const info = notebookInfo(nb, cells, {});
+    if (info.pythonMajor !== 2) return [];
+    const lines = frames.filter((f) => f.cell === failingCell).map((f) => f.line);
+    const failing = cells.find((c) => c.index === failingCell);
+    if (!failing) return [];
+    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+    // Expressions that must be integers, on the failing line.
+    const targets: SyntaxNode[] = [];
+    for (const s of failing.tree.rootNode.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));
+    for (const sub of failing.tree.rootNode.descendantsOfType('subscript')) {
+      if (!sub || !onLine(sub)) continue;
+      for (const k of sub.childrenForFieldName('subscript')) if (k && k.type !== 'slice') targets.push(k);
+    }
+    for (const call of failing.tree.rootNode.descendantsOfType('call')) {
+      if (!call || !onLine(call)) continue;
+      const fn = call.childForFieldName('function');
+      const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
+      if (name && INT_ARG_CALLS.has(name)) targets.push(...(call.childForFieldName('arguments')?.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'keyword_argument') ?? []));
+    }
+    const edits = new Map<number, Array<{ start: number; end: number }>>();
+    const add = (cell: number, op: SyntaxNode) => {
+      const tok = op.child(1);
+      if (tok?.type !== '/') return;
+      const list = edits.get(cell) ?? [];
+      if (!list.some((e) => e.start === tok.startIndex)) list.push({ start: tok.startIndex, end: tok.endIndex });
+      edits.set(cell, list);
+    };
+    const names = new Set<string>();
+    for (const t of targets) {
+      for (const op of [t, ...t.descendantsOfType('binary_operator')]) if (op?.type === 'binary_operator') add(failingCell, op);
+      for (const id of [t, ...t.descendantsOfType('identifier')]) if (id?.type === 'identifier') names.add(id.text);
+    }
+    // The divisions that computed those names (`n = len(x) / 2`), in any cell up to the failing one.
+    for (const c of cells) {
+      if (c.index > failingCell) continue;
+      for (const a of c.tree.rootNode.descendantsOfType('assignment')) {
+        const l = a?.childForFieldName('left');
+        const r = a?.childForFieldName('right');
+        if (!a || !r || l?.type !== 'identifier' || !names.has(l.text)) continue;
+        for (const op of topLevelDivisions(r)) add(c.index, op);
+      }
+    }
+    if (!edits.size) return [];
+    const patchEdits = [...edits].map(([cell, es]) => {
+      let src = sourceText(nb.cells[cell]!.source);
+      for (const e of es.sort((x, y) => y.start - x.start)) src = `${src.slice(0, e.start)}//${src.slice(e.end)}`;
+      return { cell, op: 'replace' as const, newSource: src };
+    });
+    const where = [...edits.keys()].sort((a, b) => a - b).join(', ');
+    return [{
+      label: `py2 floor division in cells ${where}`,
+      patch: {
+        fixType: 'error-repair',
+        source: { kind: 'rule', ruleIds: ['py2-integer-division-at-error'] },
+        edits: patchEdits,
+        summary: `Python 2 floored '/' on integers: the divisions behind the float index are '//' (cells ${where})`,
+      },
+    }];
+  } finally {
+    disposeCells(cells);
+  }
+}
+
+/** `/` operators of an expression outside calls and lambdas (`len(x) / 2`, `(a + b) / 2`; not `f(a / b)`). */
+function topLevelDivisions(n: SyntaxNode): SyntaxNode[] {
+  if (n.type === 'parenthesized_expression') return n.namedChildren.filter((c): c is SyntaxNode => !!c).flatMap(topLevelDivisions);
+  if (n.type !== 'binary_operator') return [];
+  const out = n.child(1)?.type === '/' ? [n] : [];
+  return [...out, ...topLevelDivisions(n.childForFieldName('left')!), ...topLevelDivisions(n.childForFieldName('right')!)];
+}

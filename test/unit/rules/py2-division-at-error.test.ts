@@ -1,0 +1,30 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { floatIndexPatches } from '../../../src/fixers/rules/py2-division-at-error.js';
+import { notebookOf } from './support.js';
+
+const py2 = (cells: string[]) => {
+  const nb = notebookOf(cells);
+  nb.metadata = { kernelspec: { name: 'python2', display_name: 'Python 2', language: 'python' } };
+  return nb;
+};
+const SLICE = { ename: 'TypeError', evalue: 'slice indices must be integers or None or have an __index__ method' };
+
+describe('floatIndexPatches', () => {
+  it("the division behind a float slice bound, in another cell, becomes '//'; true divisions elsewhere stay", async () => {
+    const nb = py2(['n = len(rows) / 2\nratio = a / b', 'first = rows[:n]\nscaled = rows_arr / 255.0']);
+    const [c] = await floatIndexPatches(nb, 1, SLICE, [{ cell: 1, line: 1 }]);
+    assert.ok(c);
+    assert.deepEqual(c.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'n = len(rows) // 2\nratio = a / b']]);
+  });
+  it('a division written in the index or in range() itself', async () => {
+    const nb = py2(['for i in range(len(x) / 3):\n    print(x[i * 2 / 2])']);
+    const [c] = await floatIndexPatches(nb, 0, { ename: 'TypeError', evalue: "'float' object cannot be interpreted as an integer" }, [{ cell: 0, line: 1 }]);
+    assert.equal((c!.patch.edits[0] as any).newSource, 'for i in range(len(x) // 3):\n    print(x[i * 2 / 2])');
+  });
+  it('nothing for a Python 3 notebook or another error', async () => {
+    const nb = notebookOf(['n = len(rows) / 2', 'first = rows[:n]']);
+    assert.deepEqual(await floatIndexPatches(nb, 1, SLICE), []);
+    assert.deepEqual(await floatIndexPatches(py2(['n = len(rows) / 2', 'first = rows[:n]']), 1, { ename: 'KeyError', evalue: 'x' }), []);
+  });
+});
