@@ -1205,6 +1205,34 @@ const readCsvSqueeze = rule({
   },
 });
 
+const readCsvSepAndDelimiter = rule({
+  id: 'pandas-read-csv-sep-and-delimiter',
+  triggers: ['delimiter'],
+  library: 'pandas',
+  title: 'read_csv(sep=..., delimiter=...)',
+  old: "pd.read_csv(f, sep=',', delimiter=';')",
+  new: "pd.read_csv(f, delimiter=';')",
+  removedIn: '1.3',
+  errors: [err('ValueError', /Specified a sep and a delimiter; you can only specify one/)],
+  link: 'https://github.com/pandas-dev/pandas/pull/41146',
+  message: 'until pandas 1.3, read_csv silently ignored sep= when delimiter= was also given (delimiter won); now both raise: dropping sep= keeps what the notebook read',
+  fixtures: [{
+    before: "import io\nimport pandas as pd\nprint(pd.read_csv(io.StringIO('a;b\\n1;2\\n'), sep=',', delimiter=';').columns.tolist())",
+    after: "import io\nimport pandas as pd\nprint(pd.read_csv(io.StringIO('a;b\\n1;2\\n'), delimiter=';').columns.tolist())",
+    expect: "['a', 'b']",
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(['pandas.read_csv', 'pandas.read_table', 'pandas.read_fwf'])) {
+      const args = callArgs(call);
+      const sep = args?.keywords.get('sep');
+      const delim = args?.keywords.get('delimiter');
+      if (!args || !sep || !delim || kwValue(delim)?.type === 'none') continue;
+      yield { node: sep, edits: [removeArgument(args, sep, ctx.source)] };
+    }
+  },
+});
+
 const lookup = rule({
   id: 'pandas-lookup',
   triggers: ['lookup'],
@@ -1605,6 +1633,6 @@ export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, readCsvSepAndDelimiter, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
 ];
 
