@@ -31,6 +31,7 @@ import { budgetStop, DEFAULT_BUDGETS, ProgressTracker, type Budgets } from './bu
 import { JsonlLog } from './trajectory.js';
 import { writeArtifacts } from './artifacts.js';
 import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVerify, pinCandidates, rankDriftTrial, rankTrial, type Candidate, type TrialOutcome, type VerifyLimits } from './generate-verify.js';
+import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
 import { reorderCells } from './execution-order.js';
@@ -393,6 +394,10 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         if (candidates.length && await verifyCandidates(candidates, diagnosis, { ename: before.ename, evalue: before.evalue },
           (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, before, s.cells, oracleFor(s)().comparisons, execs),
           () => true)) continue;
+      } else if (!escalate && diagnosis.fixType === 'runtime-reduction') {
+        // The one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all cores.
+        const p = await parallelizePatch(work, diagnosis.cell);
+        if (p && !tried.has(patchKey(p)) && changes(work, p)) patch = p;
       } else if (!escalate && diagnosis.fixType === 'score-calibration') {
         const candidates = await pinDefaults(work, { dataFiles, era });
         patch = candidates.find((p) => !tried.has(patchKey(p)) && changes(work, p));

@@ -22,14 +22,14 @@ function withStoredOutputs(nb: Notebook, outputs: Record<number, string>): Noteb
   return nb;
 }
 
-async function modernize(nb: Notebook) {
+async function modernize(nb: Notebook, timeoutS = 120) {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-repairs-'));
   const report = await modernizeNotebook(nb, {
     sandbox: testSandboxRequest({ data: { dir: DATA, competition: 'mini-comp' } }),
     outDir,
     notebookPath: '/virtual/repairs.ipynb',
     llm: { provider: null, reason: 'test: rules only' },
-    timeoutS: 120,
+    timeoutS,
   });
   ModernizeReport.parse(report);
   const trajectory = fs.readFileSync(path.join(outDir, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -176,6 +176,21 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     const { report } = await modernize(nb);
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.ok(report.fixes.some((f) => f.source === 'py2-integer-division-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
+  it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
+    // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
+    // and stop when the cell is still over (no other runtime rule exists).
+    const nb = makeNotebook([
+      'from sklearn.ensemble import RandomForestClassifier\nrf = RandomForestClassifier(n_estimators=5, random_state=0)',
+      'import time\ntime.sleep(600)\nrf.fit([[0], [1], [2], [3]], [0, 1, 0, 1])',
+    ]);
+    const { report } = await modernize(nb, 8);
+    const fix = report.fixes.find((f) => f.type === 'runtime-reduction');
+    assert.ok(fix, JSON.stringify(report.fixes));
+    assert.equal(fix!.source, 'sklearn-parallel-n-jobs');
+    assert.deepEqual(fix!.cells, [0]);
+    assert.notEqual(report.verdict, 'reproduced');
   });
 
   it('an error of another class than the stored one is still a failure to repair', async () => {
