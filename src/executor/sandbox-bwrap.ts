@@ -109,15 +109,13 @@ export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironme
 
 /**
  * The sandbox itself, without the command: read-only rootfs, private size-limited /tmp, HOME and
- * /dev/shm, /sys read-only, the socket and working dirs, the Kaggle data mounts, every namespace
+ * /dev/shm, a minimal /sys, the socket and working dirs, the Kaggle data mounts, every namespace
  * unshared, uid 1000, a clean env. Exported so the benchmark runs the reference executor in exactly
  * the same sandbox.
  */
 export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string }, data?: SandboxRequest['data'], extraEnv: Record<string, string> = {}, scratchBytes = DEFAULT_DISK_MB * MB): string[] {
   const size = ['--size', String(scratchBytes)];
-  const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', ...size, '--tmpfs', '/dev/shm',
-    // sysfs read-only (as Docker does): without it lscpu finds 0 cores and joblib/loky warns in every notebook.
-    '--ro-bind', '/sys', '/sys',
+  const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', ...size, '--tmpfs', '/dev/shm', ...minimalSys(),
     ...size, '--tmpfs', '/tmp', ...size, '--tmpfs', '/nbm/home',
     '--bind', ws.sockDir, SOCK_DIR, '--bind', ws.workDir, KAGGLE_WORKING];
   if (data) {
@@ -128,6 +126,21 @@ export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string
   }
   args.push('--unshare-all', '--uid', '1000', '--gid', '1000', '--die-with-parent', '--new-session', '--chdir', KAGGLE_WORKING, '--clearenv');
   for (const [k, v] of Object.entries(sandboxEnv(extraEnv))) args.push('--setenv', k, v);
+  return args;
+}
+
+/**
+ * Only the parts of the host's /sys that the numeric stack reads, read-only: the CPU topology
+ * (os.cpu_count() does not need it, but lscpu, OpenBLAS and joblib/loky do; without it loky warns
+ * in every notebook), NUMA nodes (torch) and the transparent-hugepage setting (allocators). The
+ * rest (network interfaces, block devices, PCI hardware, the host's cgroup tree) stays hidden, as
+ * in Docker, whose /sys belongs to the container's own network namespace.
+ */
+export const SYS_PATHS = ['/sys/devices/system/cpu', '/sys/devices/system/node', '/sys/kernel/mm/transparent_hugepage'];
+function minimalSys(): string[] {
+  const args = ['--tmpfs', '/sys'];
+  for (const p of SYS_PATHS) args.push('--ro-bind-try', p, p);
+  args.push('--remount-ro', '/sys');
   return args;
 }
 
