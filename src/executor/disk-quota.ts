@@ -171,5 +171,6 @@ export function isDiskFullError(evalue: string | undefined): boolean {
  */
 export function diskFullNote(evalue: string | undefined, limits: Record<string, unknown>): string {
   if (!isDiskFullError(evalue) || limits.diskMb === undefined) return '';
+  if (/\[Errno 27\]|File too large/.test(evalue!)) return ` (a file reached the sandbox's per-file cap of ${limits.diskMb} MB, its disk quota)`;
   return ` (the notebook's disk quota is full: ${limits.diskMb} MB for its working dir, and for /tmp and HOME each)`;
 }

@@ -15,7 +15,7 @@ function mountedAt(dir: string): boolean {
 describe('disk quota', () => {
   it('adds the quota to the message of a cell that ran out of space, and nothing to other errors', () => {
     assert.match(diskFullNote('[Errno 28] No space left on device', { diskMb: 20 }), /disk quota is full: 20 MB/);
-    assert.match(diskFullNote('[Errno 27] File too large', { diskMb: 20 }), /quota/);
+    assert.match(diskFullNote('[Errno 27] File too large', { diskMb: 20 }), /per-file cap of 20 MB/);
     assert.equal(diskFullNote('[Errno 2] No such file or directory', { diskMb: 20 }), '');
     assert.equal(diskFullNote('[Errno 28] No space left on device', {}), '');
   });
