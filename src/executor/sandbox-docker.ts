@@ -47,7 +47,8 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
       workingDir: KAGGLE_WORKING,
       user: `${SANDBOX_UID}:${SANDBOX_UID}`,
       binds,
-      tmpfs: { '/tmp': `rw,exec,nosuid,size=${diskMb}m`, '/nbm/home': `rw,nosuid,size=${diskMb}m` },
+      // HOME owned by the sandbox user: a tmpfs is root's 0755 otherwise, and HOME was not writable.
+      tmpfs: { '/tmp': `rw,exec,nosuid,size=${diskMb}m`, '/nbm/home': `rw,nosuid,size=${diskMb}m,uid=${SANDBOX_UID},gid=${SANDBOX_UID},mode=0755` },
       memoryBytes,
       cpus: req.cpus,
       pids: req.pids ?? 512,
