@@ -14,6 +14,8 @@ need=()
 command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
+# mkfs.ext4: the working-dir quota's loop-mounted filesystem (disk-quota.ts; without it, a tmpfs).
+command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /usr/sbin/mkfs.ext4 ] || [ -x /sbin/mkfs.ext4 ] || need+=(e2fsprogs)
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
 if [ "${NBM_SKIP_DOCKER:-}" != 1 ]; then
   { command -v dockerd >/dev/null 2>&1 || [ -x /usr/sbin/dockerd ]; } || need+=(docker.io)

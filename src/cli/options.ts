@@ -19,6 +19,7 @@ export const SANDBOX_FLAGS = {
   memory: { type: 'string' },
   cpus: { type: 'string' },
   threads: { type: 'string' },
+  disk: { type: 'string' },
   'cell-timeout': { type: 'string' },
   timeout: { type: 'string' },
   'allow-errors': { type: 'boolean', default: false },
@@ -54,6 +55,7 @@ export function sandboxRequestFrom(values: Record<string, any>, ctx: CliContext)
     memoryMb: positiveNumber(values.memory, '--memory') ?? defaultMemoryMb(),
     cpus: positiveNumber(values.cpus, '--cpus'),
     ...(values.threads !== undefined ? { threads: Math.floor(positiveNumber(values.threads, '--threads')!) } : {}),
+    ...(values.disk !== undefined ? { diskMb: Math.floor(positiveNumber(values.disk, '--disk')!) } : {}),
     python: values.python,
     url: values.url,
     // The token may come from the environment so it stays out of shell history and `ps`.

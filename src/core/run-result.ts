@@ -75,7 +75,12 @@ export function firstFailure<T extends Pick<CellRecord, 'status' | 'expectedErro
 export const SandboxKind = z.enum(['docker', 'bwrap', 'host', 'remote']);
 export type SandboxKind = z.infer<typeof SandboxKind>;
 
-export const ProducedFile = z.object({ name: z.string(), bytes: z.number(), path: z.string().optional() });
+export const ProducedFile = z.object({
+  name: z.string(),
+  bytes: z.number(),
+  path: z.string().optional().describe('where it was copied (absent when not copied)'),
+  notCopied: z.string().optional().describe('why it was not copied to the output dir (a size cap)'),
+});
 
 export const RunResult = z.object({
   schemaVersion: z.literal(RUN_RESULT_SCHEMA_VERSION),

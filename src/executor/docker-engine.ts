@@ -68,6 +68,8 @@ export interface ContainerSpec {
   memoryBytes?: number;
   cpus?: number;
   pids?: number;
+  /** Per-file size cap (RLIMIT_FSIZE), for when no quota filesystem backs the working dir. */
+  fsizeBytes?: number;
   labels: Record<string, string>;
 }
 
@@ -102,6 +104,7 @@ export async function startContainer(spec: ContainerSpec, socketPath = DEFAULT_S
       MemorySwap: spec.memoryBytes, // equal to Memory: no swap, so the limit is a real limit
       NanoCpus: spec.cpus ? Math.round(spec.cpus * 1e9) : undefined,
       PidsLimit: spec.pids,
+      ...(spec.fsizeBytes ? { Ulimits: [{ Name: 'fsize', Soft: spec.fsizeBytes, Hard: spec.fsizeBytes }] } : {}),
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
       Init: true,

@@ -9,6 +9,7 @@ import type { Output } from '../core/notebook.js';
 import type { CellError, CellStatus, StateSummary } from '../core/run-result.js';
 import { errorMessage } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { diskFullNote } from './disk-quota.js';
 import { JupyterClient, type ExecuteReply, type KernelHandle, type KernelLiveness } from './jupyter-client.js';
 import { afterCellExpression, probeInstallCode } from './kernel-probe.js';
 import { DEFAULT_OUTPUT_LIMITS, OutputCollector, stripAnsi, type OutputLimits } from './outputs.js';
@@ -197,7 +198,7 @@ export class KernelSession {
           evalue: reply.evalue ?? '',
           traceback: (reply.traceback ?? []).map(stripAnsi),
         };
-        run.message = `${run.error.ename}: ${run.error.evalue}`.slice(0, 300);
+        run.message = `${run.error.ename}: ${run.error.evalue}`.slice(0, 300) + diskFullNote(run.error.evalue, this.sandbox.limits);
       }
       if (!probed) await this.probe(run, opts);
       return run;

@@ -4,7 +4,6 @@
  * papermill-style) and a RunResult. Stops at the first error unless allowErrors; a timeout,
  * budget overrun or dead kernel always stops the run (later cells would run on broken state).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { selectProjectFiles, stageProject, unchangedStaged } from './project-files.js';
 import { codeCells, sourceText, type Notebook, type CodeCell } from '../core/notebook.js';
@@ -14,6 +13,7 @@ import { toolVersion } from '../core/version.js';
 import { log } from '../core/log.js';
 import { KernelSession, type CellRun } from './kernel-session.js';
 import { listProducedFiles } from './kaggle-layout.js';
+import { copyOutFiles, type CopyOutLimits } from './copy-out.js';
 import { openSandbox, type OpenSandboxOptions } from './sandbox.js';
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './outputs.js';
 import type { Sandbox, SandboxRequest } from './types.js';
@@ -35,6 +35,8 @@ export interface RunOptions {
   notes?: string[];
   collectState?: boolean;
   outputLimits?: OutputLimits;
+  /** Caps on the files copied to outDir/files (default DEFAULT_COPY_OUT_LIMITS). */
+  copyOutLimits?: CopyOutLimits;
   onEvent?: (e: ExecEvent) => void;
   onBuildEvent?: (e: BuildEvent) => void;
   signal?: AbortSignal;
@@ -77,7 +79,7 @@ export async function runNotebook(input: Notebook, opts: RunOptions): Promise<Ru
       signal: opts.signal,
       emit,
     });
-    const produced = collectProducedFiles(sandbox, opts.outDir, staged ? unchangedStaged(staged, sandbox.workDirHost) : undefined);
+    const produced = collectProducedFiles(sandbox, opts.outDir, staged ? unchangedStaged(staged, sandbox.workDirHost) : undefined, opts.copyOutLimits);
     const finished = new Date();
     const firstError = cells.find((c) => c.error);
     const result: RunResult = {
@@ -259,15 +261,13 @@ function markCell(cell: CodeCell, run: CellRun | null): void {
   cell.metadata = meta;
 }
 
-/** Copy what the notebook wrote into its working dir (submission.csv, ...) to outDir. */
-function collectProducedFiles(sandbox: Sandbox, outDir: string | undefined, staged?: Set<string>): RunResult['producedFiles'] {
+/** Copy what the notebook wrote into its working dir (submission.csv, ...) to outDir/files, within the caps. */
+function collectProducedFiles(sandbox: Sandbox, outDir: string | undefined, staged?: Set<string>, limits?: CopyOutLimits): RunResult['producedFiles'] {
   if (!sandbox.workDirHost) return [];
   const files = listProducedFiles(sandbox.workDirHost, staged);
-  return files.map((f) => {
-    if (!outDir) return f;
-    const dest = path.join(outDir, 'files', f.name);
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
-    fs.copyFileSync(path.join(sandbox.workDirHost, f.name), dest);
-    return { ...f, path: dest };
-  });
+  if (!outDir) return files;
+  const copied = copyOutFiles(sandbox.workDirHost, files, path.join(outDir, 'files'), limits);
+  const skipped = copied.filter((f) => f.notCopied);
+  if (skipped.length) log.warn(`${skipped.length} file${skipped.length === 1 ? '' : 's'} the notebook wrote not copied to ${outDir}/files: ${skipped.map((f) => `${f.name} (${f.notCopied})`).join('; ')}`);
+  return copied;
 }

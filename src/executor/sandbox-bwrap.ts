@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { log } from '../core/log.js';
 import { createCgroup } from './cgroup.js';
+import { DEFAULT_DISK_MB, MIN_DISK_MB } from './disk-quota.js';
 import { requireHostTool } from './environment/host-tools.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
 import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer, type ServerProcess, type Workspace } from './server-process.js';
@@ -17,7 +18,7 @@ import type { BuiltEnvironment } from './environment/build.js';
 export const SOCK_DIR = '/nbm/sock';
 
 export async function startBwrap(req: SandboxRequest, env: BuiltEnvironment, reason: string, signal?: AbortSignal): Promise<Sandbox> {
-  const ws = makeWorkspace('bwrap');
+  const ws = makeWorkspace('bwrap', diskMbFor(req));
   if (req.data && req.dataNextToNotebook) linkDataIntoWorkDir(ws.workDir, req.data, (m) => m.target);
   const server = await launchBwrapServer(req, env, ws, ENV_KERNEL_DIRS, signal);
   log.info(`bwrap sandbox up in ${server.startMs} ms (${ws.root})`);
@@ -59,8 +60,11 @@ export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironme
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
   const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
-  const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000, ...(req.threads ? { threads: req.threads } : {}) };
-  const args = bwrapArgs(env.rootfs, ws, req.data, threadEnv(req.threads));
+  const diskMb = diskMbFor(req);
+  const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000, ...(req.threads ? { threads: req.threads } : {}), ...diskLimits(ws, diskMb) };
+  const args = bwrapArgs(env.rootfs, ws, req.data, threadEnv(req.threads), diskMb * MB);
+  // No quota filesystem here (not root): cap each file instead, so one runaway file still fails in its cell (EFBIG).
+  const fsize = ws.quota?.mechanism === 'none' ? [`--fsize=${diskMb * MB}`] : [];
   args.push('python3', ...jupyterServerArgs({ sock: `${SOCK_DIR}/js.sock`, token, rootDir: KAGGLE_WORKING, configFile: `${SOCK_DIR}/${SERVER_CONFIG_FILE}` }));
 
   let cmd = bwrap;
@@ -69,7 +73,7 @@ export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironme
     // Join the cgroup before exec'ing bwrap, so every process of the sandbox is inside from the start.
     const joins = cg.procsFiles.map((f) => `echo $$ > '${f}'`).join(' && ');
     cmd = '/bin/sh';
-    argv = ['-c', `${joins} && exec "$@"`, 'sh', bwrap, ...args];
+    argv = ['-c', `${joins} && exec "$@"`, 'sh', ...(fsize.length ? [requireHostTool('prlimit', 'util-linux'), ...fsize] : []), bwrap, ...args];
     if (memoryBytes) limits.memoryMb = req.memoryMb!;
     if (req.pids) limits.pids = req.pids;
     if (req.cpus) limits.cpus = req.cpus;
@@ -77,9 +81,12 @@ export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironme
   } else if (memoryBytes) {
     // No cgroup here: cap each process's data segment instead (RLIMIT_AS would break BLAS's large reservations).
     cmd = requireHostTool('prlimit', 'util-linux');
-    argv = [`--data=${memoryBytes}`, ...(req.pids ? [`--nproc=${req.pids}`] : []), bwrap, ...args];
+    argv = [`--data=${memoryBytes}`, ...(req.pids ? [`--nproc=${req.pids}`] : []), ...fsize, bwrap, ...args];
     limits.memoryMb = req.memoryMb!;
     limits.limitMechanism = 'rlimit (per process)';
+  } else if (fsize.length) {
+    cmd = requireHostTool('prlimit', 'util-linux');
+    argv = [...fsize, bwrap, ...args];
   }
   const server = spawnServer(cmd, argv, { logFile: path.join(ws.root, 'server.log'), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
   const endpoint = { baseUrl: 'http://localhost/', token, socketPath: path.join(ws.sockDir, 'js.sock') };
@@ -101,13 +108,15 @@ export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironme
 }
 
 /**
- * The sandbox itself, without the command: read-only rootfs, private /tmp and HOME, the socket
- * and working dirs, the Kaggle data mounts, every namespace unshared, uid 1000, a clean env.
- * Exported so the benchmark runs the reference executor in exactly the same sandbox.
+ * The sandbox itself, without the command: read-only rootfs, private size-limited /tmp, HOME and
+ * /dev/shm, a minimal /sys, the socket and working dirs, the Kaggle data mounts, every namespace
+ * unshared, uid 1000, a clean env. Exported so the benchmark runs the reference executor in exactly
+ * the same sandbox.
  */
-export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string }, data?: SandboxRequest['data'], extraEnv: Record<string, string> = {}): string[] {
-  // sysfs read-only (as Docker does): without it lscpu finds 0 cores and joblib/loky warns in every notebook.
-  const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', '--ro-bind', '/sys', '/sys', '--tmpfs', '/tmp', '--tmpfs', '/nbm/home',
+export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string }, data?: SandboxRequest['data'], extraEnv: Record<string, string> = {}, scratchBytes = DEFAULT_DISK_MB * MB): string[] {
+  const size = ['--size', String(scratchBytes)];
+  const args = ['--ro-bind', rootfs, '/', '--proc', '/proc', '--dev', '/dev', ...size, '--tmpfs', '/dev/shm', ...minimalSys(),
+    ...size, '--tmpfs', '/tmp', ...size, '--tmpfs', '/nbm/home',
     '--bind', ws.sockDir, SOCK_DIR, '--bind', ws.workDir, KAGGLE_WORKING];
   if (data) {
     // /kaggle/input is read-only in the rootfs, so a tmpfs makes room for the mount points, then goes read-only too.
@@ -118,6 +127,34 @@ export function bwrapArgs(rootfs: string, ws: { sockDir: string; workDir: string
   args.push('--unshare-all', '--uid', '1000', '--gid', '1000', '--die-with-parent', '--new-session', '--chdir', KAGGLE_WORKING, '--clearenv');
   for (const [k, v] of Object.entries(sandboxEnv(extraEnv))) args.push('--setenv', k, v);
   return args;
+}
+
+/**
+ * Only the parts of the host's /sys that the numeric stack reads, read-only: the CPU topology
+ * (os.cpu_count() does not need it, but lscpu, OpenBLAS and joblib/loky do; without it loky warns
+ * in every notebook), NUMA nodes (torch) and the transparent-hugepage setting (allocators). The
+ * rest (network interfaces, block devices, PCI hardware, the host's cgroup tree) stays hidden, as
+ * in Docker, whose /sys belongs to the container's own network namespace.
+ */
+export const SYS_PATHS = ['/sys/devices/system/cpu', '/sys/devices/system/node', '/sys/kernel/mm/transparent_hugepage'];
+function minimalSys(): string[] {
+  const args = ['--tmpfs', '/sys'];
+  for (const p of SYS_PATHS) args.push('--ro-bind-try', p, p);
+  args.push('--remount-ro', '/sys');
+  return args;
+}
+
+const MB = 1024 * 1024;
+
+/** The request's quota for what the notebook writes (`--disk`), defaulted. */
+export function diskMbFor(req: SandboxRequest): number {
+  return Math.max(MIN_DISK_MB, Math.floor(req.diskMb ?? DEFAULT_DISK_MB));
+}
+
+/** How the quota is enforced, for the run record. */
+export function diskLimits(ws: Workspace, diskMb: number): Record<string, number | string> {
+  const mechanism = ws.quota?.mechanism ?? 'none';
+  return { diskMb, diskMechanism: mechanism === 'none' ? 'per-file rlimit (total not enforced)' : mechanism };
 }
 
 export function envSummary(env: BuiltEnvironment): Sandbox['environment'] {

@@ -11,7 +11,7 @@ import { containerOomKilled } from './cgroup.js';
 import { OWNER_LABEL, removeContainerSync, removeOrphanContainers, startContainer } from './docker-engine.js';
 import { ensureDockerImage, type BuiltEnvironment } from './environment/build.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_WORKING } from './kaggle-layout.js';
-import { envSummary } from './sandbox-bwrap.js';
+import { diskLimits, diskMbFor, envSummary } from './sandbox-bwrap.js';
 import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, onProcessExit, sandboxEnv, threadEnv, waitForServer } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
@@ -22,7 +22,10 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
   const t0 = Date.now();
   const image = await ensureDockerImage(env);
   await removeOrphanContainers().catch((err) => log.warn(`could not sweep orphan containers: ${errorMessage(err)}`));
-  const ws = makeWorkspace('docker');
+  // The working dir's quota is a filesystem mounted on the host and bind-mounted in (a container's
+  // own size limit, --storage-opt, needs overlay2 on xfs with pquota, and our root is read-only anyway).
+  const diskMb = diskMbFor(req);
+  const ws = makeWorkspace('docker', diskMb);
   fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(ENV_KERNEL_DIRS));
   // The container runs as uid 1000, which must be able to create the socket and write outputs.
   fs.chownSync(ws.sockDir, SANDBOX_UID, SANDBOX_UID);
@@ -44,10 +47,12 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
       workingDir: KAGGLE_WORKING,
       user: `${SANDBOX_UID}:${SANDBOX_UID}`,
       binds,
-      tmpfs: { '/tmp': 'rw,exec,nosuid,size=2g', '/nbm/home': 'rw,nosuid,size=64m' },
+      // HOME owned by the sandbox user: a tmpfs is root's 0755 otherwise, and HOME was not writable.
+      tmpfs: { '/tmp': `rw,exec,nosuid,size=${diskMb}m`, '/nbm/home': `rw,nosuid,size=${diskMb}m,uid=${SANDBOX_UID},gid=${SANDBOX_UID},mode=0755` },
       memoryBytes,
       cpus: req.cpus,
       pids: req.pids ?? 512,
+      ...(ws.quota?.mechanism === 'none' ? { fsizeBytes: diskMb * 1024 * 1024 } : {}),
       labels: { [OWNER_LABEL]: String(process.pid), 'io.nbmodernize.environment': `${env.name}:${env.hash}` },
     });
   } catch (err) {
@@ -80,7 +85,7 @@ export async function startDocker(req: SandboxRequest, env: BuiltEnvironment, re
     workDirInside: KAGGLE_WORKING,
     startMs: Date.now() - t0,
     limits: {
-      network: 'none', readOnlyRoot: true, uid: SANDBOX_UID, image, pids: req.pids ?? 512,
+      network: 'none', readOnlyRoot: true, uid: SANDBOX_UID, image, pids: req.pids ?? 512, ...diskLimits(ws, diskMb),
       ...(req.memoryMb ? { memoryMb: req.memoryMb } : {}), ...(req.cpus ? { cpus: req.cpus } : {}), ...(req.threads ? { threads: req.threads } : {}),
     },
     environment: envSummary(env),

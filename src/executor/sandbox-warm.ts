@@ -21,7 +21,7 @@ import { log } from '../core/log.js';
 import { JupyterClient } from './jupyter-client.js';
 import { KAGGLE_WORKING, linkDataIntoWorkDir } from './kaggle-layout.js';
 import { commandLine, descendants, sweepDescendants } from './process-tree.js';
-import { envSummary, launchBwrapServer, SOCK_DIR, type BwrapServer } from './sandbox-bwrap.js';
+import { diskMbFor, envSummary, launchBwrapServer, SOCK_DIR, type BwrapServer } from './sandbox-bwrap.js';
 import { ENV_KERNEL_DIRS, makeWorkspace } from './server-process.js';
 import { DEFAULT_KERNEL, RESEEDED_KERNEL } from './kernel-session.js';
 import type { BuiltEnvironment } from './environment/build.js';
@@ -40,7 +40,7 @@ export interface WarmSandbox {
 /** Requests that may share a warm sandbox: everything mounted or limited must be the same. */
 export function warmKey(req: SandboxRequest): string {
   return JSON.stringify([req.kind, req.environment, req.cacheDir, req.data ? [path.resolve(req.data.dir), req.data.competition, [...(req.data.exclude ?? [])].sort()] : null,
-    req.dataNextToNotebook ?? false, req.memoryMb ?? null, req.cpus ?? null, req.pids ?? null, req.threads ?? null]);
+    req.dataNextToNotebook ?? false, req.memoryMb ?? null, req.cpus ?? null, req.pids ?? null, req.threads ?? null, diskMbFor(req)]);
 }
 
 const LEASE_FILE = 'lease';
@@ -68,15 +68,19 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The kernel's launcher: reads which notebook holds the lease, then execs the kernel in its own namespace. */
-function launcherScript(innerArgv: string[]): string {
+/**
+ * The kernel's launcher: reads which notebook holds the lease, then execs the kernel in its own
+ * namespace. /tmp and HOME are tmpfs capped at the disk quota, like the outer sandbox's; the
+ * working dir (the lease's job dir) is on the workspace's quota filesystem.
+ */
+function launcherScript(innerArgv: string[], scratchBytes: number): string {
   return [
     '#!/bin/sh',
     '# Written by nbmodernize (sandbox-warm.ts): the kernel of the notebook that holds the lease, in its',
     '# own mount namespace: fresh /tmp and HOME, its working dir, the server\'s dir hidden.',
     `lease=$(cat ${SOCK_DIR}/${LEASE_FILE} 2>/dev/null) || { echo "nbmodernize: no notebook holds this sandbox" >&2; exit 1; }`,
     'exec bwrap --ro-bind / / --bind /proc /proc --dev-bind /dev /dev \\',
-    `  --tmpfs /tmp --tmpfs /nbm/home --tmpfs ${SOCK_DIR} \\`,
+    `  --size ${scratchBytes} --tmpfs /tmp --size ${scratchBytes} --tmpfs /nbm/home --tmpfs ${SOCK_DIR} \\`,
     `  --bind "${SOCK_DIR}/${JOBS_DIR}/$lease" ${KAGGLE_WORKING} --ro-bind "$1" ${INNER_CONNECTION_FILE} \\`,
     `  --die-with-parent --chdir ${KAGGLE_WORKING} \\`,
     `  ${innerArgv.map(shellQuote).join(' ')}`,
@@ -88,7 +92,8 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
   if (!fs.existsSync(path.join(env.rootfs, 'usr/bin/bwrap'))) {
     throw new EnvironmentError(`environment ${env.name} (${env.hash}) has no bubblewrap for per-notebook namespaces`, 'rebuild it: nbmodernize env build');
   }
-  const ws = makeWorkspace('warm');
+  const diskMb = diskMbFor(req);
+  const ws = makeWorkspace('warm', diskMb);
   const jobsDir = path.join(ws.sockDir, JOBS_DIR);
   fs.mkdirSync(jobsDir, { mode: 0o755 });
   for (const name of WRAPPED_KERNELS) {
@@ -101,7 +106,7 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
     const specDir = path.join(ws.sockDir, KERNELS_DIR, name);
     fs.mkdirSync(specDir, { recursive: true });
     fs.writeFileSync(path.join(specDir, 'kernel.json'), JSON.stringify(wrapped.spec, null, 1));
-    fs.writeFileSync(path.join(specDir, 'launch.sh'), launcherScript(wrapped.innerArgv));
+    fs.writeFileSync(path.join(specDir, 'launch.sh'), launcherScript(wrapped.innerArgv, diskMb * 1024 * 1024));
   }
 
   const server: BwrapServer = await launchBwrapServer(req, env, ws, [`${SOCK_DIR}/${KERNELS_DIR}`], signal);

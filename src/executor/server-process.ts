@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EnvironmentError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { mountDiskQuota, QUOTA_DIR, sweepOrphanQuotas, type DiskQuota } from './disk-quota.js';
 import { JupyterClient } from './jupyter-client.js';
 import type { JupyterEndpoint } from './types.js';
 
@@ -17,22 +18,47 @@ export function newToken(): string {
   return crypto.randomBytes(24).toString('hex');
 }
 
-/** A private scratch dir per sandbox: sock/ for the server socket, working/ for /kaggle/working. */
-export interface Workspace { root: string; sockDir: string; workDir: string; remove(): void }
+/**
+ * A private scratch dir per sandbox: sock/ for the server socket, working/ for /kaggle/working.
+ * With a disk quota both sit on one size-limited filesystem (fs/, see disk-quota.ts): the
+ * sandbox can write to either, and neither may fill the host's disk.
+ */
+export interface Workspace { root: string; sockDir: string; workDir: string; quota?: DiskQuota; remove(): void }
 
-export function makeWorkspace(prefix: string): Workspace {
+export function makeWorkspace(prefix: string, diskMb?: number): Workspace {
+  if (diskMb !== undefined) sweepOrphanQuotas();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `nbm-${prefix}-`));
   // 0755: inside a user namespace the sandbox's uid maps back to ours and needs to traverse it.
   fs.chmodSync(root, 0o755);
-  const sockDir = path.join(root, 'sock');
-  const workDir = path.join(root, 'working');
+  let base = root;
+  let quota: DiskQuota | undefined;
+  if (diskMb !== undefined) {
+    base = path.join(root, QUOTA_DIR);
+    fs.mkdirSync(base, { mode: 0o755 });
+    quota = mountDiskQuota(root, base, diskMb);
+  }
+  const sockDir = path.join(base, 'sock');
+  const workDir = path.join(base, 'working');
   fs.mkdirSync(sockDir);
   fs.mkdirSync(workDir);
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    quota?.release();
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  // A crash or second Ctrl-C must not leave a mount behind (a SIGKILL is swept on the next start).
+  const unhook = quota && quota.mechanism !== 'none' ? onProcessExit(remove) : () => {};
   return {
     root,
     sockDir,
     workDir,
-    remove: () => fs.rmSync(root, { recursive: true, force: true }),
+    ...(quota ? { quota } : {}),
+    remove: () => {
+      remove();
+      unhook();
+    },
   };
 }
 

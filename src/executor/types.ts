@@ -37,6 +37,11 @@ export interface SandboxRequest {
   /** Thread cap for the notebook's numeric libraries (see threadEnv); unset: the libraries' defaults. */
   threads?: number;
   pids?: number;
+  /**
+   * Quota (MiB) for what the notebook writes: its working dir (with the socket dir, on one
+   * filesystem), and /tmp, HOME and /dev/shm each. Default DEFAULT_DISK_MB (disk-quota.ts).
+   */
+  diskMb?: number;
 }
 
 export interface JupyterEndpoint {

@@ -9,6 +9,7 @@ import { runCli, descendants, alive } from '../support/cli.js';
 import { makeNotebook, MINI_DATA } from '../support/notebooks.js';
 import { validateNotebook } from '../../src/core/notebook-schema.js';
 import { dockerReachable } from '../../src/executor/docker-engine.js';
+import { quotaMounts } from '../support/sandbox.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-clirun-'));
 const write = (name: string, nb: unknown) => {
@@ -49,6 +50,19 @@ it('run exits 1 on a failing cell with the error in --json, 8 on a cell timeout'
   assert.equal(JSON.parse(t.stdout).status, 'timeout');
 });
 
+it('run --disk MB: a write past the quota fails in its cell (exit 1) and the message names the quota', async () => {
+  const nb = write('disk.ipynb', makeNotebook(['f = open("big.bin", "wb")\nfor _ in range(40):\n    f.write(b"x" * 1048576)\n    f.flush()']));
+  const r = await runCli(['run', nb, '--out-dir', path.join(dir, 'out-disk'), '--sandbox', 'bwrap', '--disk', '20']);
+  assert.equal(r.code, 1, r.stderr);
+  const result = JSON.parse(fs.readFileSync(path.join(dir, 'out-disk', 'run-result.json'), 'utf8'));
+  assert.equal(result.sandboxInfo.limits.diskMb, 20);
+  assert.match(result.cells[0].error.evalue, /\[Errno (28|27)\]/);
+  if (process.getuid?.() === 0) assert.match(r.stderr, /error: cell 0: OSError: \[Errno 28\] No space left on device \(the notebook's disk quota is full: 20 MB/);
+  const bad = await runCli(['run', nb, '--sandbox', 'bwrap', '--disk', 'lots']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--disk must be a positive number/);
+});
+
 it('run converts an nbformat 3 notebook, says so, and executes it', async () => {
   const v3 = write('v3.ipynb', {
     nbformat: 3, nbformat_minor: 0, metadata: { name: 'v3' },
@@ -86,6 +100,7 @@ for (const sandbox of ['bwrap', 'docker'] as const) {
     assert.equal(r.code, 130, r.stderr);
     assert.match(r.stderr, /SIGTERM received/);
     assert.deepEqual(tree.filter(alive), [], 'every process the run started is gone');
+    assert.deepEqual(quotaMounts(pid), [], 'its quota filesystem is unmounted');
     if (sandbox === 'docker') {
       assert.equal(containers(), '');
     }

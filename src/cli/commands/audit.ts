@@ -54,6 +54,7 @@ Options:
   --memory MB            per-notebook memory cap (default: available memory / jobs)
   --cpus N               per-notebook CPU limit
   --threads N            threads per notebook for BLAS/OpenMP/numexpr/joblib (default: cores / jobs)
+  --disk MB              per-notebook quota for what it writes: working dir, /tmp, HOME (default 2048)
   --cell-timeout S       per-cell timeout (default: the whole budget)
   --timeout S            per-notebook time budget (default 600)
   --allow-errors         keep going after a failing cell

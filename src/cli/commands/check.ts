@@ -42,7 +42,7 @@ Options:
   --suggest              also list what the rules would change (static scan; nothing is changed)
   --out-dir DIR          keep each notebook's executed copy, run result and drift diff here
   --sandbox KIND         auto | docker | bwrap | host | remote (default auto)
-  --memory MB, --cpus N, --threads N, --cell-timeout S, --timeout S (default 600), --allow-errors
+  --memory MB, --cpus N, --threads N, --disk MB, --cell-timeout S, --timeout S (default 600), --allow-errors
 
 Exit codes: 0 all reproduce, 1 at least one does not (or cannot be evaluated), 2 usage,
 7 the sandbox could not run them, 130 interrupted.`;

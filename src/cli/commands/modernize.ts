@@ -21,7 +21,7 @@ Outputs in --out-dir (default ./nbmodernize-out/<name>/): <name>.modernized.ipyn
 report.json, trajectory.jsonl, edits.jsonl, files/ (what the final run wrote).
 
 Sandbox and run options: as for "nbmodernize run" (--data, --competition, --data-next-to-notebook,
---sandbox, --env, --python, --url, --token, --memory, --cpus, --threads, --cell-timeout, --timeout).
+--sandbox, --env, --python, --url, --token, --memory, --cpus, --threads, --disk, --cell-timeout, --timeout).
 
 LLM:
   --llm openai|anthropic|none   provider (default: whichever key/base URL the environment has)

@@ -36,6 +36,7 @@ Options:
   --memory MB            sandbox memory limit (default 75% of RAM, at most 16 GiB)
   --cpus N               sandbox CPU limit
   --threads N            cap BLAS/OpenMP/numexpr/joblib threads in the kernel (default: the libraries')
+  --disk MB              quota for what the notebook writes: working dir, and /tmp and HOME each (default 2048)
   --cell-timeout S       per-cell timeout (default: the whole budget)
   --timeout S            whole-notebook time budget (default 600)
   --allow-errors         keep going after a failing cell
@@ -103,6 +104,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   else {
     ctx.stderr(`executed notebook: ${outNotebook}\nrun result: ${path.join(outDir, 'run-result.json')}\n`);
     if (result.producedFiles.length) ctx.stderr(`files written by the notebook: ${result.producedFiles.map((f) => f.name).join(', ')} (in ${path.join(outDir, 'files')})\n`);
+    for (const f of result.producedFiles.filter((p) => p.notCopied)) ctx.stderr(`not copied: ${f.name} (${f.bytes} bytes): ${f.notCopied}\n`);
     if (result.message) ctx.stderr(`${result.status}: ${result.message}\n`);
   }
   if (ctx.signal.aborted) return ExitCode.interrupted;
