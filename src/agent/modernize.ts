@@ -31,6 +31,7 @@ import { budgetStop, DEFAULT_BUDGETS, ProgressTracker, type Budgets } from './bu
 import { JsonlLog } from './trajectory.js';
 import { writeArtifacts } from './artifacts.js';
 import { DEFAULT_VERIFY_LIMITS, candidateKey, distinctCandidates, generateAndVerify, pinCandidates, rankDriftTrial, rankTrial, type Candidate, type TrialOutcome, type VerifyLimits } from './generate-verify.js';
+import { copyOutFiles } from '../executor/copy-out.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import { repairCandidates } from './repair-candidates.js';
 import { readDataFacts } from './data-facts.js';
@@ -528,11 +529,10 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     else stop('sandbox-error', errorMessage(err));
   } finally {
     // Files the final run wrote (submission.csv) belong to the outputs.
+    // Capped (per file and in all), so a notebook that fills its quota cannot fill the output dir.
     if (sandbox && finalRun) {
-      for (const f of ownFiles(sandbox.workDirHost)) {
-        const dest = path.join(opts.outDir, 'files', f.name);
-        fs.mkdirSync(path.dirname(dest), { recursive: true });
-        fs.copyFileSync(path.join(sandbox.workDirHost, f.name), dest);
+      for (const f of copyOutFiles(sandbox.workDirHost, ownFiles(sandbox.workDirHost), path.join(opts.outDir, 'files'))) {
+        if (f.notCopied) log.warn(`${f.name} (${f.bytes} bytes) was not copied to the outputs: ${f.notCopied}`);
       }
     }
     await session?.close({ abandon: sandbox?.killsAllOnStop }).catch(() => undefined);
