@@ -127,7 +127,8 @@ export function notebookInfo(nb: Notebook, cells: ParsedCell[], opts: EngineOpti
 }
 
 export function selectRules(all: readonly Rule[], opts: EngineOptions, env: Record<string, string>, kinds: readonly FixType[]): Rule[] {
-  const selected = ruleFilter(opts, all);
+  // Selectors name rules among all registered ones, whatever subset this call considers.
+  const selected = ruleFilter(opts);
   return all.filter((r) =>
     kinds.includes(r.kind) &&
     (!opts.ruleIds || opts.ruleIds.includes(r.id)) &&

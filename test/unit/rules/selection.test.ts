@@ -56,6 +56,13 @@ describe('rule selectors', () => {
     assert.equal(sourceText(fixed.notebook.cells[0].source).split('\n')[3], 'print(df.ix[0])');
   });
 
+  it('selectors name any registered rule, even when a call considers only some rules', async () => {
+    const nb = notebookOf([OLD], { pythonMajor: 2 });
+    const only = ALL_RULES.filter((r) => r.id === 'pandas-ix');
+    assert.deepEqual(await scanNotebook(nb, { rules: only, select: ['py2-print-statement'] }), []);
+    assert.deepEqual((await scanNotebook(nb, { rules: only, ignore: ['PY'] })).map((f) => f.ruleId), ['pandas-ix']);
+  });
+
   it('findings carry the rule code', async () => {
     const [f] = await scanNotebook(notebookOf(['import pandas as pd\ndf = pd.DataFrame()\ndf.ix[0]']));
     assert.equal(f.ruleId, 'pandas-ix');
