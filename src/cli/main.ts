@@ -1,25 +1,9 @@
 import { NbmError, ExitCode, errorMessage } from '../core/errors.js';
 import { format } from 'node:util';
 import { configureLogging, log } from '../core/log.js';
-import type { CliContext, CommandModule } from './context.js';
+import type { CliContext } from './context.js';
 import { cacheDirFromEnv } from './cache-dir.js';
-
-/** Subcommand name -> module under ./commands (loaded lazily so `scan` never pays for the executor). */
-const COMMANDS = ['run', 'env', 'scan', 'fix', 'modernize', 'audit', 'report', 'check'] as const;
-
-const USAGE = `nbmodernize — run old Kaggle-era notebooks in one fixed modern Python environment and modernize their code
-
-Usage: nbmodernize <command> [options]
-
-Commands:
-  run NOTEBOOK        execute a notebook in the fixed environment and record what happened
-  env build [NAME]    build the fixed environment (Debian rootfs; Docker image when an engine is reachable)
-  env info [NAME]     show the environment's recorded versions
-  scan NOTEBOOK...    static findings of known API breakage (no execution)
-  fix NOTEBOOK        apply the deterministic rules (--rules-only)
-
-Run "nbmodernize <command> --help" for a command's options. Global: --log-level LEVEL, --log-file FILE.
-Environment: NBMODERNIZE_CACHE_DIR (default $XDG_CACHE_HOME/nbmodernize or ~/.cache/nbmodernize).`;
+import { isCommand, loadCommand, usageText } from './usage.js';
 
 export async function main(argv: string[]): Promise<void> {
   const controller = new AbortController();
@@ -54,7 +38,7 @@ export async function main(argv: string[]): Promise<void> {
 
   const name = args.shift();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    ctx.stdout(USAGE + '\n');
+    ctx.stdout((await usageText()) + '\n');
     process.exitCode = name ? ExitCode.ok : ExitCode.usage;
     return;
   }
@@ -62,15 +46,14 @@ export async function main(argv: string[]): Promise<void> {
     ctx.stdout(`${await toolVersion()}\n`);
     return;
   }
-  if (!(COMMANDS as readonly string[]).includes(name)) {
-    ctx.stderr(`nbmodernize: unknown command "${name}"\n\n${USAGE}\n`);
+  if (!isCommand(name)) {
+    ctx.stderr(`nbmodernize: unknown command "${name}"\n\n${await usageText()}\n`);
     process.exitCode = ExitCode.usage;
     return;
   }
   let code: number;
   try {
-    const mod = (await import(`./commands/${name}.js`)) as CommandModule;
-    code = await mod.run(args, ctx);
+    code = await (await loadCommand(name)).run(args, ctx);
   } catch (err) {
     code = reportError(err, ctx);
     // Whatever failed after Ctrl-C / SIGTERM failed because of it: report the interruption.

@@ -25,6 +25,8 @@ export interface Patch {
 /** A rule's or model's finding that could not be turned into a safe edit (input for the LLM stage). */
 export interface Finding {
   ruleId: string;
+  /** The rule's stable code (`PD001`), for --select / --ignore and `# nbmodernize: ignore[...]`. */
+  code?: string;
   cell: number;
   line: number;
   column: number;
@@ -32,4 +34,6 @@ export interface Finding {
   autoFixable: boolean;
   fixType: FixType;
   library: string;
+  /** The cell's `# nbmodernize: ignore` directive that silences this finding (it is then never applied). */
+  suppressed?: string;
 }

@@ -5,10 +5,10 @@
 import { errorMessage } from '../../core/errors.js';
 import type { Notebook } from '../../core/notebook.js';
 
-export interface Suggestion { cell: number; line: number; rule: string; message: string; autoFixable: boolean; link?: string }
+export interface Suggestion { cell: number; line: number; rule: string; code?: string; message: string; autoFixable: boolean; link?: string }
 
 export async function suggestChanges(nb: Notebook): Promise<{ suggestions: Suggestion[]; unavailable?: string }> {
-  let scan: (nb: Notebook) => Promise<Array<{ cell: number; line: number; ruleId: string; message: string; autoFixable: boolean; link?: string }>>;
+  let scan: (nb: Notebook) => Promise<Array<{ cell: number; line: number; ruleId: string; code?: string; message: string; autoFixable: boolean; link?: string }>>;
   try {
     const spec = '../../fixers/rules/index.js';
     scan = ((await import(spec)) as { scanNotebook: typeof scan }).scanNotebook;
@@ -19,7 +19,7 @@ export async function suggestChanges(nb: Notebook): Promise<{ suggestions: Sugge
   const findings = await scan(nb);
   return {
     suggestions: findings
-      .map((f) => ({ cell: f.cell, line: f.line, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable, ...(f.link ? { link: f.link } : {}) }))
+      .map((f) => ({ cell: f.cell, line: f.line, rule: f.ruleId, ...(f.code ? { code: f.code } : {}), message: f.message, autoFixable: f.autoFixable, ...(f.link ? { link: f.link } : {}) }))
       .sort((a, b) => a.cell - b.cell || a.line - b.line),
   };
 }

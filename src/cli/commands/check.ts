@@ -163,7 +163,7 @@ async function suggestions(nbPath: string, loaded: Notebook | undefined): Promis
   const { suggestions: list, unavailable } = await suggestChanges(nb);
   if (unavailable) return `    suggestions: ${unavailable}\n`;
   if (!list.length) return '    suggestions: the rules find nothing to change\n';
-  const lines = list.slice(0, 30).map((s) => `      cell ${s.cell} line ${s.line}: ${s.message} [${s.rule}${s.autoFixable ? ', auto-fixable' : ''}]`);
+  const lines = list.slice(0, 30).map((s) => `      cell ${s.cell} line ${s.line}: ${s.message} [${s.code ? `${s.code} ` : ''}${s.rule}${s.autoFixable ? ', auto-fixable' : ''}]`);
   const more = list.length > 30 ? `\n      ... and ${list.length - 30} more` : '';
   return `    would need changing (${list.length}; \`nbmodernize fix\` applies the auto-fixable ones):\n${lines.join('\n')}${more}\n`;
 }

@@ -5,6 +5,7 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { notebookKernel, readNotebookFile, serializeNotebook, writeFileAtomic } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
 import { parseFlags } from '../options.js';
+import { RULE_FLAGS, RULE_FLAGS_HELP } from '../rule-flags.js';
 import { fixNotebook } from '../../fixers/rules/index.js';
 import { formatFinding, ruleOptionsFrom } from './scan.js';
 
@@ -15,7 +16,8 @@ const HELP = `Usage: nbmodernize fix NOTEBOOK --rules-only [options]
 Applies every safe rule (Python 2 syntax, removed APIs, data paths...) until nothing changes and
 writes a new notebook: changed cells get their outputs cleared and are marked in their metadata
 (nbmodernize: {changed, fixType, rules}). The input is never overwritten unless -o names it.
-Findings that cannot be rewritten safely are listed with an explanation.
+Findings that cannot be rewritten safely are listed with an explanation. A cell's
+"# nbmodernize: ignore[CODES]" comment (bare: every rule) keeps those rules out of that cell.
 
 Options:
   --rules-only        required: rules only, no LLM (the LLM loop is \`nbmodernize modernize\`)
@@ -27,6 +29,7 @@ Options:
   --era DATE          when the notebook was written (YYYY-MM-DD), for --pin-defaults
   --env NAME          environment definition (default debian13)
   --json              machine-readable summary on stdout
+${RULE_FLAGS_HELP}
 
 Exit codes: 0 written, 2 usage, 3 malformed notebook, 4 non-Python kernel.`;
 
@@ -47,6 +50,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     era: { type: 'string' },
     env: { type: 'string', default: 'debian13' },
     json: { type: 'boolean', default: false },
+    ...RULE_FLAGS,
     help: { type: 'boolean', short: 'h', default: false },
   }, 'fix');
   if (values.help) {
@@ -72,13 +76,14 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       changes: res.changes.map((c) => ({ cell: c.cell, rules: c.rules, fixType: c.fixType, ...(values.diff ? { diff: cellDiff(c.cell, c.before, c.after) } : {}) })),
       findings: res.findings,
       originalFindings: res.originalFindings,
+      suppressed: res.suppressed,
     }, null, 2) + '\n');
     return ExitCode.ok;
   }
   for (const n of notes) ctx.stderr(`nbmodernize: ${n}\n`);
   if (values.diff) for (const c of res.changes) ctx.stdout(cellDiff(c.cell, c.before, c.after));
   const left = res.findings;
-  ctx.stdout(`${rel}: ${res.changes.length} cell(s) changed by ${ruleCount} rule(s); ${left.length} finding(s) left for manual or LLM repair\n`);
+  ctx.stdout(`${rel}: ${res.changes.length} cell(s) changed by ${ruleCount} rule(s); ${left.length} finding(s) left for manual or LLM repair${res.suppressed.length ? `; ${res.suppressed.length} suppressed by nbmodernize: ignore comments` : ''}\n`);
   for (const f of left) ctx.stdout('  ' + formatFinding(positionals[0], f) + '\n');
   return ExitCode.ok;
 }

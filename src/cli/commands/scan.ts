@@ -5,7 +5,8 @@ import { ExitCode, NbmError, UsageError, errorMessage } from '../../core/errors.
 import { notebookKernel, parseNotebook } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
 import { parseFlags } from '../options.js';
-import { scanNotebook, loadEnvironmentInfo, environmentVersions, type RuleFinding, type RuleOptions } from '../../fixers/rules/index.js';
+import { RULE_FLAGS, RULE_FLAGS_HELP, ruleSelectionFrom } from '../rule-flags.js';
+import { scanNotebookReport, loadEnvironmentInfo, environmentVersions, type RuleFinding, type RuleOptions } from '../../fixers/rules/index.js';
 import { listDataFiles } from '../../fixers/rules/data-files.js';
 
 export const summary = 'static findings of known API breakage (no execution)';
@@ -14,7 +15,9 @@ const HELP = `Usage: nbmodernize scan NOTEBOOK|DIR... [options]
 
 Reports known breakage (Python 2 syntax, removed library APIs, changed defaults, data paths,
 libraries missing from the environment) without running anything. Directories are searched
-for *.ipynb. Each finding: notebook, cell, line, rule id, message, whether it is auto-fixable.
+for *.ipynb. Each finding: notebook, cell, line, rule code and id, message, whether it is
+auto-fixable. Findings that a cell's "# nbmodernize: ignore[CODES]" comment silences are not
+counted (--json lists them as "suppressed").
 
 Options:
   --json              machine-readable output on stdout
@@ -23,6 +26,7 @@ Options:
   --pin-defaults      also report silent default changes (score calibration) when the era is known
   --era DATE          when the notebooks were written (YYYY-MM-DD), for --pin-defaults
   --env NAME          environment definition (default debian13)
+${RULE_FLAGS_HELP}
 
 Exit codes: 0 no findings, 1 findings, 2 usage, 3 a notebook could not be read (and nothing found).`;
 
@@ -70,11 +74,11 @@ export async function ruleOptionsFrom(values: Record<string, any>, ctx: CliConte
     opts.era = { date: values.era };
   }
   if (values['pin-defaults']) opts.kinds = ['error-repair', 'score-calibration'];
-  return opts;
+  return { ...opts, ...ruleSelectionFrom(values) };
 }
 
 export function formatFinding(file: string, f: RuleFinding): string {
-  return `${file}: cell ${f.cell}, line ${f.line}:${f.column}: ${f.ruleId}: ${f.message}${f.autoFixable ? ' [auto-fixable]' : ''}`;
+  return `${file}: cell ${f.cell}, line ${f.line}:${f.column}: ${f.code ? `${f.code} ` : ''}${f.ruleId}: ${f.message}${f.autoFixable ? ' [auto-fixable]' : ''}`;
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -85,6 +89,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'pin-defaults': { type: 'boolean', default: false },
     era: { type: 'string' },
     env: { type: 'string', default: 'debian13' },
+    ...RULE_FLAGS,
     help: { type: 'boolean', short: 'h', default: false },
   }, 'scan');
   if (values.help) {
@@ -94,8 +99,9 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (positionals.length === 0) throw new UsageError('scan: give at least one notebook (or directory)', 'see: nbmodernize scan --help');
   const opts = await ruleOptionsFrom(values, ctx);
   const files = expandNotebookArgs(positionals, ctx.cwd);
-  const results: Array<{ notebook: string; findings?: RuleFinding[]; error?: string; ms?: number }> = [];
+  const results: Array<{ notebook: string; findings?: RuleFinding[]; suppressed?: RuleFinding[]; error?: string; ms?: number }> = [];
   let total = 0;
+  let silenced = 0;
   let fixable = 0;
   let unreadable = 0;
   for (const file of files) {
@@ -109,10 +115,11 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       }
       const { notebook } = parseNotebook(raw, file);
       notebookKernel(notebook, file);
-      const findings = await scanNotebook(notebook, opts);
+      const { findings, suppressed } = await scanNotebookReport(notebook, opts);
       total += findings.length;
+      silenced += suppressed.length;
       fixable += findings.filter((f) => f.autoFixable).length;
-      results.push({ notebook: file, findings, ms: Math.round(performance.now() - t0) });
+      results.push({ notebook: file, findings, suppressed, ms: Math.round(performance.now() - t0) });
       if (!values.json) for (const f of findings) ctx.stdout(formatFinding(file, f) + '\n');
     } catch (err) {
       unreadable += 1;
@@ -125,11 +132,11 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const withFindings = results.filter((r) => r.findings?.length).length;
   if (values.json) {
     ctx.stdout(JSON.stringify({
-      notebooks: results.map((r) => (r.error ? { notebook: r.notebook, error: r.error } : { notebook: r.notebook, findings: r.findings })),
-      summary: { notebooks: files.length, withFindings, findings: total, autoFixable: fixable, unreadable },
+      notebooks: results.map((r) => (r.error ? { notebook: r.notebook, error: r.error } : { notebook: r.notebook, findings: r.findings, suppressed: r.suppressed })),
+      summary: { notebooks: files.length, withFindings, findings: total, autoFixable: fixable, suppressed: silenced, unreadable },
     }, null, 2) + '\n');
   } else {
-    ctx.stdout(`${total} finding(s), ${fixable} auto-fixable, in ${withFindings} of ${files.length} notebook(s)${unreadable ? `; ${unreadable} could not be read` : ''}\n`);
+    ctx.stdout(`${total} finding(s), ${fixable} auto-fixable, in ${withFindings} of ${files.length} notebook(s)${silenced ? `; ${silenced} suppressed by nbmodernize: ignore comments` : ''}${unreadable ? `; ${unreadable} could not be read` : ''}\n`);
   }
   if (total > 0) return ExitCode.notebookError;
   return unreadable > 0 ? ExitCode.malformedNotebook : ExitCode.ok;

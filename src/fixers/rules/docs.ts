@@ -1,12 +1,24 @@
 /** The rule table in docs/rules.md, generated from the rule definitions (test/unit/rules/docs.test.ts keeps it current). */
 import type { Rule } from './types.js';
 import { LIBRARIES } from './types.js';
+import { CODE_PREFIX } from './codes.js';
+import { codeOf } from './selection.js';
 
-const LIBRARY_TITLES: Record<string, string> = {
+export const LIBRARY_TITLES: Record<string, string> = {
   python: 'Python 2 → 3 and the standard library', numpy: 'NumPy', pandas: 'pandas', 'scikit-learn': 'scikit-learn',
   matplotlib: 'matplotlib', seaborn: 'seaborn', xgboost: 'xgboost', scipy: 'SciPy', statsmodels: 'statsmodels',
   environment: 'Libraries missing from the environment', data: 'Data paths',
 };
+
+/** docs/rules/<library>.md, relative to docs/ (one page per library, a section per rule). */
+export function rulePagePath(library: string): string {
+  return `rules/${library}.md`;
+}
+
+/** The anchor of a rule's section on its page (an explicit id: headings carry more than the code). */
+export function ruleAnchor(code: string): string {
+  return code.toLowerCase();
+}
 
 function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -42,10 +54,15 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
   lines.push('');
   lines.push('- `nbmodernize scan NOTEBOOK|DIR... [--json] [--data DIR] [--pin-defaults --era YYYY-MM-DD]`: findings (notebook, cell, line, rule, message, auto-fixable); exit 1 when there are findings.');
   lines.push('- `nbmodernize fix NOTEBOOK --rules-only [-o OUT] [--diff] [--data DIR] [--pin-defaults --era YYYY-MM-DD]`: writes `<name>.modernized.ipynb` (changed cells: outputs cleared, `metadata.nbmodernize = {changed, fixType, rules}`), prints a unified diff per changed cell with `--diff`, and lists what is left.');
-  lines.push('- Library (`src/fixers/rules/index.ts`): `scanNotebook(nb, opts)`, `fixNotebook(nb, opts)` → `{notebook, patches, findings}`, `rulesForError(nb, cell, {ename, evalue}, opts)` → candidate patches for a failing cell, `pinDefaults(nb, opts)` → score-calibration patches. Options: `dataFiles`/`competition` (data paths), `era` (`{date}` or `{versions}`), `versions` (environment), `kinds`.');
+  lines.push('- `nbmodernize rules` lists every rule (code, id, library, version, auto-fixable, title; `--json`); `nbmodernize rules PD001` (or a rule id) explains one: what it changes, why the old form broke and since which version, an example before and after, the changelog. The same text for every rule, by library: [docs/rules/](rules/).');
+  lines.push('- `--select CODES` / `--ignore CODES` (scan, fix; comma-separated, repeatable) choose the rules as in ruff: a selector is a code (`PD001`), a prefix (`PD` for every pandas rule, `PD0` for PD001–PD099), a rule id, or `ALL`; the most specific selector that matches a rule decides, `--ignore` at equal specificity. `--select PD --ignore PD001`: every pandas rule but one.');
+  lines.push('- `# nbmodernize: ignore[PD001,SK012]` anywhere in a cell (a comment) silences those rules in that cell; a bare `# nbmodernize: ignore` silences every rule there. Silenced findings are never applied; `scan --json` lists them per notebook under `suppressed` (with the directive) and `fix --json` under `suppressed`.');
+  lines.push('- Library (`src/fixers/rules/index.ts`): `scanNotebook(nb, opts)`, `fixNotebook(nb, opts)` → `{notebook, patches, findings}`, `rulesForError(nb, cell, {ename, evalue}, opts)` → candidate patches for a failing cell, `pinDefaults(nb, opts)` → score-calibration patches. Options: `dataFiles`/`competition` (data paths), `era` (`{date}` or `{versions}`), `versions` (environment), `kinds`, `select`/`ignore` (selectors, as on the command line); `scanNotebookReport` also returns the suppressed findings.');
   lines.push('- The era decides pins: an explicit date or versions, else what the notebook itself shows (Python 2 or 3.x kernels bound library versions; using an API removed in version V means the notebook predates V).');
   lines.push('');
-  lines.push('Columns: **old → new**; **version** is the library version that removed the old form (or changed the default); ' +
+  lines.push(`Codes: a prefix per library (${LIBRARIES.map((l) => `${CODE_PREFIX[l]} ${l}`).join(', ')}) and three digits. They are stable: kept as data in \`src/fixers/rules/codes.ts\`, never renumbered or reused. A new rule takes the next free number of its library (one line at the end of the library's block; \`test/unit/rules/codes.test.ts\` fails naming every rule without a code and the exact line to add); a removed rule's code moves to \`RETIRED_CODES\`.`);
+  lines.push('');
+  lines.push('Columns: **code** links to the rule\'s page (what, why, example); **old → new**; **version** is the library version that removed the old form (or changed the default); ' +
     '**kind**: `repair` fixes an error, `pin` keeps an old default, `repair*` is proposed for a matching runtime error only; ' +
     '**fix**: ✓ rewritten automatically, ✗ reported with an explanation (some ✓ rules also report the occurrences they cannot rewrite safely).');
   for (const lib of LIBRARIES) {
@@ -54,8 +71,8 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
     lines.push('');
     lines.push(`## ${LIBRARY_TITLES[lib] ?? lib} (${rs.length})`);
     lines.push('');
-    lines.push('| id | old → new | version | kind | fix | errors it explains | changelog |');
-    lines.push('|---|---|---|---|---|---|---|');
+    lines.push('| code | id | old → new | version | kind | fix | errors it explains | changelog |');
+    lines.push('|---|---|---|---|---|---|---|---|');
     for (const r of rs) {
       const version = r.kind === 'score-calibration' ? r.changedIn ?? '' : r.removedIn ?? '—';
       const kind = r.kind === 'score-calibration' ? 'pin' : r.trigger === 'error' ? 'repair*' : 'repair';
@@ -67,7 +84,8 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
           return 'link';
         }
       })();
-      lines.push(`| \`${r.id}\` | ${code(r.old)} → ${code(r.new)} | ${cell(version)} | ${kind} | ${r.autoFixable ? '✓' : '✗'} | ${cell(errors)} | [${host}](${r.link}) |`);
+      const c = codeOf(r);
+      lines.push(`| ${c ? `[${c}](${rulePagePath(lib)}#${ruleAnchor(c)})` : '—'} | \`${r.id}\` | ${code(r.old)} → ${code(r.new)} | ${cell(version)} | ${kind} | ${r.autoFixable ? '✓' : '✗'} | ${cell(errors)} | [${host}](${r.link}) |`);
     }
   }
   lines.push('');

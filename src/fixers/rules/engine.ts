@@ -14,12 +14,18 @@ import { indexTree } from './tree.js';
 import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
 import { Era, normalizeVersions, ruleAppliesToEnvironment } from './versions.js';
+import { codeOf, ruleFilter } from './selection.js';
+import { suppressedBy } from './suppression.js';
 
 export interface EngineOptions {
   /** Rules to consider (default: every registered rule). */
   rules?: readonly Rule[];
   /** Only these rule ids. */
   ruleIds?: readonly string[];
+  /** Rule selectors (codes, code prefixes like `PD`, rule ids, ALL) that run; absent: every rule (selection.ts). */
+  select?: readonly string[];
+  /** Rule selectors that do not run (the most specific of --select / --ignore wins). */
+  ignore?: readonly string[];
   /** Which kinds to apply/report (default: error-repair only). */
   kinds?: readonly FixType[];
   /** Include rules that are recognised from runtime errors only (rulesForError). */
@@ -121,9 +127,12 @@ export function notebookInfo(nb: Notebook, cells: ParsedCell[], opts: EngineOpti
 }
 
 export function selectRules(all: readonly Rule[], opts: EngineOptions, env: Record<string, string>, kinds: readonly FixType[]): Rule[] {
+  // Selectors name rules among all registered ones, whatever subset this call considers.
+  const selected = ruleFilter(opts);
   return all.filter((r) =>
     kinds.includes(r.kind) &&
     (!opts.ruleIds || opts.ruleIds.includes(r.id)) &&
+    selected(r) &&
     (r.trigger !== 'error' || opts.includeErrorTriggered) &&
     ruleAppliesToEnvironment(r, env));
 }
@@ -135,7 +144,11 @@ interface RawFinding {
   /** Edits to apply (empty when report-only). */
   edits: TextEdit[];
   note?: string;
+  /** The cell's `# nbmodernize: ignore` directive that silences it (then it has no edits). */
+  suppressed?: string;
 }
+
+export type EngineFinding = Finding & { link: string };
 
 /** Top-level module a library's rules need imported somewhere in the notebook (else they cannot match). */
 const LIBRARY_MODULE: Partial<Record<string, string>> = {
@@ -171,19 +184,22 @@ function runRules(nbCtx: NotebookContext, allRules: readonly Rule[]): RawFinding
           edits = [];
           note = 'not rewritten: it overlaps IPython syntax';
         }
-        out.push({ rule, cell: cell.index, match, edits, note });
+        const suppressed = suppressedBy(cell, rule);
+        out.push({ rule, cell: cell.index, match, edits: suppressed ? [] : edits, note, ...(suppressed ? { suppressed } : {}) });
       }
     }
   }
   return out;
 }
 
-function toFinding(f: RawFinding): Finding & { link: string } {
+function toFinding(f: RawFinding): EngineFinding {
   const p = f.match.node.startPosition;
   let message = f.match.message ?? f.rule.message;
-  if (f.note) message += ` (${f.note})`;
+  if (f.note && !f.suppressed) message += ` (${f.note})`;
+  const code = codeOf(f.rule);
   return {
     ruleId: f.rule.id,
+    ...(code ? { code } : {}),
     cell: f.cell,
     line: p.row + 1,
     column: p.column + 1,
@@ -192,7 +208,14 @@ function toFinding(f: RawFinding): Finding & { link: string } {
     fixType: f.rule.kind,
     library: f.rule.library,
     link: f.rule.link,
+    ...(f.suppressed ? { suppressed: f.suppressed } : {}),
   };
+}
+
+/** Findings split into the active ones and those a cell's directive silences. */
+function splitFindings(raw: RawFinding[]): { findings: EngineFinding[]; suppressed: EngineFinding[] } {
+  const all = raw.map(toFinding);
+  return { findings: all.filter((f) => !f.suppressed), suppressed: all.filter((f) => f.suppressed) };
 }
 
 /** Evidence about the notebook's era from the removed APIs it uses. */
@@ -206,7 +229,9 @@ function addEraEvidence(era: Era, findings: RawFinding[]): void {
 }
 
 export interface ScanResult {
-  findings: Array<Finding & { link: string }>;
+  findings: EngineFinding[];
+  /** Findings silenced by `# nbmodernize: ignore` comments (each with the directive in `suppressed`). */
+  suppressed: EngineFinding[];
   pythonMajor: 2 | 3;
 }
 
@@ -220,9 +245,9 @@ export async function scanCells(nb: Notebook, cells: ParsedCell[], allRules: rea
   const pins = kinds.includes('score-calibration')
     ? runRules(ctx, selectRules(allRules, opts, info.env, ['score-calibration']))
     : [];
-  const all = [...repair, ...pins].map(toFinding);
-  all.sort((a, b) => a.cell - b.cell || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId));
-  return { findings: all, pythonMajor: info.pythonMajor };
+  const { findings, suppressed } = splitFindings([...repair, ...pins]);
+  const order = (a: EngineFinding, b: EngineFinding) => a.cell - b.cell || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId);
+  return { findings: findings.sort(order), suppressed: suppressed.sort(order), pythonMajor: info.pythonMajor };
 }
 
 /** Apply non-overlapping edits (earlier matches win); returns the new text and the accepted findings. */
@@ -268,9 +293,11 @@ export interface FixResult {
   /** New cell sources by notebook cell index (only changed cells). */
   changes: CellChange[];
   /** What is left: findings in the rewritten notebook (report-only ones, for the LLM stage). */
-  remaining: Array<Finding & { link: string }>;
+  remaining: EngineFinding[];
   /** Findings in the original notebook (before any rewrite). */
-  original: Array<Finding & { link: string }>;
+  original: EngineFinding[];
+  /** Findings in the original notebook that `# nbmodernize: ignore` comments silence (never applied). */
+  suppressed: EngineFinding[];
   pythonMajor: 2 | 3;
 }
 
@@ -282,7 +309,8 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
   const kinds = opts.kinds ?? ['error-repair'];
   let cells = await parseNotebookCells(nb);
   const info = notebookInfo(nb, cells, opts);
-  const original: Array<Finding & { link: string }> = [];
+  let original: EngineFinding[] = [];
+  let suppressed: EngineFinding[] = [];
   const rulesByCell = new Map<number, { rules: Set<string>; kinds: Set<FixType> }>();
   const initial = new Map<number, string>(cells.map((c) => [c.index, c.source]));
   const blocked = new Set<string>();
@@ -293,7 +321,7 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
       const repair = runRules(ctx, selectRules(allRules, opts, info.env, ['error-repair']));
       addEraEvidence(info.era, repair);
       const pins = kinds.includes('score-calibration') ? runRules(ctx, selectRules(allRules, opts, info.env, ['score-calibration'])) : [];
-      original.push(...[...(kinds.includes('error-repair') ? repair : []), ...pins].map(toFinding));
+      ({ findings: original, suppressed } = splitFindings([...(kinds.includes('error-repair') ? repair : []), ...pins]));
     }
     const phases: FixType[][] = [];
     if (kinds.includes('error-repair')) phases.push(['error-repair']);
@@ -333,6 +361,7 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
     }
     const finalCtx = new NotebookContext(cells, info);
     const remaining = runRules(finalCtx, selectRules(allRules, opts, info.env, kinds))
+      .filter((f) => !f.suppressed)
       .map((f) => (blocked.has(key(f)) ? { ...f, edits: [], note: 'not rewritten: the rewrite would not parse' } : f))
       .map(toFinding);
     const changes: CellChange[] = [];
@@ -348,7 +377,7 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
         fixType: r && !r.kinds.has('error-repair') && r.kinds.size ? [...r.kinds][0] : 'error-repair',
       });
     }
-    return { changes, remaining, original, pythonMajor: info.pythonMajor };
+    return { changes, remaining, original, suppressed, pythonMajor: info.pythonMajor };
   } finally {
     disposeCells(cells);
   }

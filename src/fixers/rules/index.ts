@@ -18,6 +18,8 @@ export type { Rule, Fixture, Library, ErrorSignature, EraHint } from './types.js
 export type { EngineOptions } from './engine.js';
 export { ALL_RULES, ruleById } from './registry.js';
 export { loadEnvironmentInfo, environmentVersions } from './environment-info.js';
+export { codeOf, findRule, parseSelectors, ruleFilter, type RuleSelection } from './selection.js';
+export { ruleInfo, versionNote, kindNote, type RuleInfo } from './catalog.js';
 
 export type RuleOptions = EngineOptions;
 
@@ -33,10 +35,16 @@ async function withDefaults(opts: RuleOptions): Promise<RuleOptions> {
 export type RuleFinding = Finding & { link: string };
 
 export async function scanNotebook(nb: Notebook, options: RuleOptions = {}): Promise<RuleFinding[]> {
+  return (await scanNotebookReport(nb, options)).findings;
+}
+
+/** Findings, and apart from them those that the cells' `# nbmodernize: ignore` comments silence. */
+export async function scanNotebookReport(nb: Notebook, options: RuleOptions = {}): Promise<{ findings: RuleFinding[]; suppressed: RuleFinding[] }> {
   const opts = await withDefaults(options);
   const cells = await parseNotebookCells(nb);
   try {
-    return (await scanCells(nb, cells, opts.rules ?? ALL_RULES, opts)).findings;
+    const { findings, suppressed } = await scanCells(nb, cells, opts.rules ?? ALL_RULES, opts);
+    return { findings, suppressed };
   } finally {
     disposeCells(cells);
   }
@@ -50,6 +58,8 @@ export interface FixNotebookResult {
   findings: RuleFinding[];
   /** Findings in the input notebook, before rewriting. */
   originalFindings: RuleFinding[];
+  /** Findings in the input notebook silenced by `# nbmodernize: ignore` comments (not applied). */
+  suppressed: RuleFinding[];
   /** Per changed cell: old and new source and the rules that changed it. */
   changes: CellChange[];
 }
@@ -63,6 +73,7 @@ export async function fixNotebook(nb: Notebook, options: RuleOptions = {}): Prom
     patches: res.changes.map(changeToPatch),
     findings: res.remaining,
     originalFindings: res.original,
+    suppressed: res.suppressed,
     changes: res.changes,
   };
 }

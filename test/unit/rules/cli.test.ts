@@ -39,9 +39,9 @@ describe('nbmodernize scan', () => {
     assert.equal(code, 1);
     assert.match(io.err(), /^nbmodernize: broken\.ipynb is not valid JSON/m);
     assert.equal(io.err().trim().split('\n').length, 1, 'one line per unreadable notebook');
-    assert.match(io.out(), /old\.ipynb: cell 0, line 2:\d+: data-path: .*\[auto-fixable\]/);
-    assert.match(io.out(), /old\.ipynb: cell 1, line 1:1: py2-print-statement: /);
-    assert.match(io.out(), /old\.ipynb: cell 1, line 1:\d+: pandas-ix: /);
+    assert.match(io.out(), /old\.ipynb: cell 0, line 2:\d+: DATA001 data-path: .*\[auto-fixable\]/);
+    assert.match(io.out(), /old\.ipynb: cell 1, line 1:1: PY001 py2-print-statement: /);
+    assert.match(io.out(), /old\.ipynb: cell 1, line 1:\d+: PD001 pandas-ix: /);
     assert.match(io.out(), /3 finding\(s\), 3 auto-fixable, in 1 of 3 notebook\(s\); 1 could not be read/);
   });
 
@@ -50,7 +50,7 @@ describe('nbmodernize scan', () => {
     const io = ctxIn(dir);
     assert.equal(await scan(['clean.ipynb', '--json'], io.ctx), 0);
     const json = JSON.parse(io.out());
-    assert.deepEqual(json.summary, { notebooks: 1, withFindings: 0, findings: 0, autoFixable: 0, unreadable: 0 });
+    assert.deepEqual(json.summary, { notebooks: 1, withFindings: 0, findings: 0, autoFixable: 0, suppressed: 0, unreadable: 0 });
   });
 
   it('scans directories for notebooks', async () => {
@@ -60,7 +60,7 @@ describe('nbmodernize scan', () => {
     const json = JSON.parse(io.out());
     assert.deepEqual(json.notebooks.map((n: any) => n.notebook), ['broken.ipynb', 'clean.ipynb', 'old.ipynb']);
     const f = json.notebooks[2].findings[0];
-    assert.deepEqual(Object.keys(f).sort(), ['autoFixable', 'cell', 'column', 'fixType', 'library', 'line', 'link', 'message', 'ruleId']);
+    assert.deepEqual(Object.keys(f).sort(), ['autoFixable', 'cell', 'code', 'column', 'fixType', 'library', 'line', 'link', 'message', 'ruleId']);
   });
 });
 
