@@ -110,6 +110,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
 const UPSTREAM_PINS: Array<{ ename: string; pattern: RegExp; ruleId: string; why: string }> = [
   // pandas 2.0: get_dummies returns bool columns; numpy refuses `-` on bools (uint8 before).
   { ename: 'TypeError', pattern: /numpy boolean (subtract|negative)/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0)" },
+  // pandas refuses /, // and ** on two bool operands (since 2014); dummies were uint8 before 2.0.
+  { ename: 'NotImplementedError', pattern: /operator '[^']+' not implemented for bool dtypes/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0)" },
   // scikit-learn 0.22: LogisticRegression's default solver became lbfgs, which refuses penalty='l1'
   // (and dual=True) that liblinear, the old default, accepted.
   { ename: 'ValueError', pattern: /Solver lbfgs supports only '?l2'? or ('?none'?|None) penalties|Solver lbfgs supports only dual=False/, ruleId: 'sklearn-pin-logistic-solver', why: "LogisticRegression's default solver (liblinear before scikit-learn 0.22)" },

@@ -50,6 +50,9 @@ describe('repairCandidates (runtime evidence)', () => {
     assert.match((pin!.patch.edits[1] as any).newSource, /get_dummies\(df\['s'\], prefix='x', dtype='uint8'\)/);
     const other = await repairCandidates({ notebook: nb, cell: 2, error: { ...error, evalue: 'unsupported operand' }, dataFiles: [] });
     assert.ok(!other.some((c) => c.label.startsWith('pandas-pin-get-dummies-uint8')));
+    // pandas' own refusal of / on two bool columns points at the same change.
+    const div = await repairCandidates({ notebook: nb, cell: 2, error: { ename: 'NotImplementedError', evalue: "operator 'truediv' not implemented for bool dtypes", traceback: [] }, dataFiles: [] });
+    assert.ok(div.some((c) => c.label.startsWith('pandas-pin-get-dummies-uint8')), JSON.stringify(div.map((c) => c.label)));
   });
 
   it("penalty='l1' refused by the new default solver: the old solver is pinned at the constructor upstream", async () => {
