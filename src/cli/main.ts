@@ -7,19 +7,25 @@ import { cacheDirFromEnv } from './cache-dir.js';
 /** Subcommand name -> module under ./commands (loaded lazily so `scan` never pays for the executor). */
 const COMMANDS = ['run', 'env', 'scan', 'fix', 'modernize', 'audit', 'report', 'check'] as const;
 
-const USAGE = `nbmodernize — run old Kaggle-era notebooks in one fixed modern Python environment and modernize their code
+/**
+ * The usage text: every command with the one-line summary its module exports (read only when
+ * help is asked for, so a normal run still loads just its own command).
+ */
+async function usage(): Promise<string> {
+  const rows = await Promise.all(COMMANDS.map(async (c) => {
+    const mod = (await import(`./commands/${c}.js`).catch(() => undefined)) as CommandModule | undefined;
+    return `  ${c.padEnd(10)} ${mod?.summary ?? '(not in this build)'}`;
+  }));
+  return `nbmodernize — run old Kaggle-era notebooks in one fixed modern Python environment and modernize their code
 
 Usage: nbmodernize <command> [options]
 
 Commands:
-  run NOTEBOOK        execute a notebook in the fixed environment and record what happened
-  env build [NAME]    build the fixed environment (Debian rootfs; Docker image when an engine is reachable)
-  env info [NAME]     show the environment's recorded versions
-  scan NOTEBOOK...    static findings of known API breakage (no execution)
-  fix NOTEBOOK        apply the deterministic rules (--rules-only)
+${rows.join('\n')}
 
 Run "nbmodernize <command> --help" for a command's options. Global: --log-level LEVEL, --log-file FILE.
 Environment: NBMODERNIZE_CACHE_DIR (default $XDG_CACHE_HOME/nbmodernize or ~/.cache/nbmodernize).`;
+}
 
 export async function main(argv: string[]): Promise<void> {
   const controller = new AbortController();
@@ -54,7 +60,7 @@ export async function main(argv: string[]): Promise<void> {
 
   const name = args.shift();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    ctx.stdout(USAGE + '\n');
+    ctx.stdout((await usage()) + '\n');
     process.exitCode = name ? ExitCode.ok : ExitCode.usage;
     return;
   }
@@ -63,7 +69,7 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   if (!(COMMANDS as readonly string[]).includes(name)) {
-    ctx.stderr(`nbmodernize: unknown command "${name}"\n\n${USAGE}\n`);
+    ctx.stderr(`nbmodernize: unknown command "${name}"\n\n${await usage()}\n`);
     process.exitCode = ExitCode.usage;
     return;
   }
