@@ -39,8 +39,10 @@ export class KernelEnvironment implements Environment {
     this.project = req ? { request: { ...req, exclude: [...(req.exclude ?? []), ...relInside(req.dir, o.outDir)] }, selection: selectProjectFiles(req) } : undefined;
   }
 
-  static async open(o: KernelEnvironmentOptions): Promise<KernelEnvironment> {
+  /** `onSandbox` hears of the sandbox as soon as it is up, so a report can name it even when the kernel then fails. */
+  static async open(o: KernelEnvironmentOptions, onSandbox?: (sb: Sandbox) => void): Promise<KernelEnvironment> {
     const sandbox = await openSandbox(o.request, { signal: o.signal });
+    onSandbox?.(sandbox);
     try {
       return new KernelEnvironment(sandbox, await KernelSession.start(sandbox), o);
     } catch (err) {

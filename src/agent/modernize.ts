@@ -80,6 +80,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
   const era: EraHint & { bounds: NonNullable<EraHint['bounds']> } = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
   let env: KernelEnvironment | undefined;
+  let opened: { kind: string; environment: ModernizeReport['environment'] } | undefined;
   let outcome: LoopOutcome | undefined;
   try {
     const bench = new Workbench(structuredClone(original), publish);
@@ -88,7 +89,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       request: opts.sandbox, notebookPath: opts.notebookPath, outDir: opts.outDir, timeoutS, cellTimeoutS: opts.cellTimeoutS ?? timeoutS,
       // Errors the author's own run raised (stored error outputs): the same again is part of the record.
       expectedErrors: storedErrors(original), ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    }, (sb) => (opened = { kind: sb.kind, environment: sb.environment }));
     const project = env.project;
     if (project) publish({ type: 'project', dir: project.request.dir, files: project.selection.files.length, bytes: project.selection.files.reduce((a, f) => a + f.bytes, 0), skipped: project.selection.skipped.slice(0, 50) });
     // The environment's public names, for moved and missing imports (built once per environment).
@@ -133,8 +134,8 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     ...(outcome?.final ? { finalRun: outcome.final.run } : {}),
     cellExecutions: env?.cellExecutions ?? 0,
     llm: { provider: opts.llm?.providerName ?? null, model: opts.llm?.model ?? null, note: provider ? 'LLM enabled' : `rules only: ${llmReason}` },
-    environment: env?.description ?? null,
-    sandbox: env?.sandbox.kind ?? null,
+    environment: opened?.environment ?? null,
+    sandbox: opened?.kind ?? null,
   });
   const work = outcome?.work ?? original;
   const executed = outcome?.final?.executed;
