@@ -38,3 +38,8 @@ export class ProgressTracker {
     return n >= 3 ? 'stop' : 'ok';
   }
 }
+
+/** The defaults with what the caller set (undefined leaves a default in place). */
+export function resolveBudgets(given: Partial<Budgets> = {}): Budgets {
+  return { ...DEFAULT_BUDGETS, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
+}

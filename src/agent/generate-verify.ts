@@ -10,7 +10,6 @@
  * a copy of the notebook and runs it (incrementally for the first, from a fresh kernel after that,
  * since an earlier trial has touched the kernel's state).
  */
-import type { Notebook } from '../core/notebook.js';
 import type { Patch } from '../core/patch.js';
 import { firstFailure, type CellRecord } from '../core/run-result.js';
 import { errorSignature } from './diagnosis.js';
@@ -162,11 +161,6 @@ export function distinctCandidates(cands: readonly Candidate[], isNew: (c: Candi
     out.push(c);
   }
   return out;
-}
-
-/** Count of code cells, for budgets stated per notebook size. */
-export function codeCellCount(nb: Notebook): number {
-  return nb.cells.filter((c) => c.cell_type === 'code').length;
 }
 
 /**

@@ -86,3 +86,21 @@ function defaultMemoryMb(): number {
   const total = Math.floor(os.totalmem() / (1024 * 1024));
   return Math.min(16384, Math.floor(total * 0.75));
 }
+
+/** The agent's budgets, the same flags for `modernize` and `audit --fix` (per notebook). */
+export const BUDGET_FLAGS = {
+  'max-fixes': { type: 'string' },
+  'max-spend': { type: 'string' },
+  'max-wall': { type: 'string' },
+} as const;
+
+export function budgetsFrom(values: Record<string, any>): { maxFixes?: number; spendCapUsd?: number; maxWallS?: number } {
+  const maxFixes = positiveNumber(values['max-fixes'], '--max-fixes');
+  const spendCapUsd = positiveNumber(values['max-spend'], '--max-spend');
+  const maxWallS = positiveNumber(values['max-wall'], '--max-wall');
+  return {
+    ...(maxFixes !== undefined ? { maxFixes: Math.floor(maxFixes) } : {}),
+    ...(spendCapUsd !== undefined ? { spendCapUsd } : {}),
+    ...(maxWallS !== undefined ? { maxWallS } : {}),
+  };
+}

@@ -2,10 +2,12 @@
 import { z } from 'zod';
 import { runResultJsonSchema } from './run-result.js';
 import { ModernizeReport } from './modernize-report.js';
+import { TrajectoryLine } from './trajectory-schema.js';
 
 export function generatedSchemas(): Record<string, unknown> {
   return {
     'run-result.schema.json': runResultJsonSchema(),
     'modernize-report.schema.json': z.toJSONSchema(ModernizeReport),
+    'trajectory-event.schema.json': z.toJSONSchema(TrajectoryLine),
   };
 }

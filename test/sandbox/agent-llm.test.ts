@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { modernizeNotebook, type ModernizeOptions } from '../../src/agent/modernize.js';
 import { ModernizeReport } from '../../src/core/modernize-report.js';
-import { providerFromEnv, MeteredProvider, SpendTracker } from '../../src/fixers/llm/index.js';
+import { providerFromEnv } from '../../src/fixers/llm/index.js';
 import { LlmStandin, type StandinRequest } from '../support/llm-standin.js';
 import { testSandboxRequest } from '../support/sandbox.js';
 import { makeNotebook } from '../support/notebooks.js';
@@ -44,13 +44,15 @@ function options(kind: 'openai' | 'anthropic', extra: Partial<ModernizeOptions> 
     : { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: standin.anthropicBaseUrl };
   const choice = providerFromEnv(env, { llm: kind, retry: { baseDelayMs: 10, maxDelayMs: 50 } as any });
   assert.ok(choice.provider, choice.reason);
-  const provider = new MeteredProvider(choice.provider, new SpendTracker({ capUsd }));
+  // The agent meters the provider against its spend cap (checked before each call).
+  const provider = choice.provider;
   return {
     sandbox: testSandboxRequest({ kind: 'bwrap' }),
     outDir: outDir(),
     notebookPath: '/virtual/test.ipynb',
     llm: { provider, reason: choice.reason, model: choice.model, providerName: kind },
     timeoutS: 120,
+    budgets: { spendCapUsd: capUsd },
     ...extra,
   };
 }

@@ -2,11 +2,18 @@
  * `audit --fix` for one notebook: first the baseline (as-is; that is the "before" of the report's
  * before -> after), then, when it does not reproduce, the full modernization loop. A notebook
  * that already reproduces, or that the tool cannot evaluate at all, is not handed to the loop.
- * The loop (src/agent/modernize.ts) is imported dynamically so the baseline audit works without it.
+ * The loop (src/agent/modernize.ts) is loaded only for --fix. What the record needs beyond
+ * report.json (time in cells, the last run's error) comes from the loop's events, not from files.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { NbmError, ExitCode, errorMessage } from '../../core/errors.js';
+import { NbmError, errorMessage } from '../../core/errors.js';
+import type { ModernizeReport } from '../../core/modernize-report.js';
+import type { LlmProvider } from '../../fixers/llm/index.js';
+import type { Budgets } from '../budgets.js';
+import type { AgentEvent } from '../events.js';
+import type { ModernizeOptions } from '../modernize.js';
+import { ReportBuilder } from '../report-builder.js';
 import { notebookKernel, type Notebook } from '../../core/notebook.js';
 import { auditBaseline, emptyRecord, JobInterrupted, jobSandbox, type JobContext } from './baseline.js';
 import type { AuditJob } from './jobs.js';
@@ -14,86 +21,23 @@ import { pickComparisons, representativeScore, type AuditRecord, type RecordStat
 import { classifyFailure } from './taxonomy.js';
 
 export interface FixSettings {
-  /** The provider the loop uses (null = rules only) and why. */
-  llm: { provider: unknown; reason: string; model?: string; providerName?: string };
-  maxFixes?: number;
-  spendCapUsd?: number;
-  maxWallS?: number;
+  /** The provider the loop uses (null = rules only) and why; the loop meters it against the spend cap. */
+  llm: { provider: LlmProvider | null; reason: string; model?: string; providerName?: string };
+  budgets: Partial<Budgets>;
 }
 
-/** What this module reads from report.json (the loop's versioned report); the rest is kept on disk. */
-interface ModernizeReportLike {
-  verdict: 'reproduced' | 'not-reproduced' | 'failed';
-  reason: string;
-  stopReason: string;
-  oracle: string;
-  comparisons?: Array<{ cell: number | null; original: number | null; new: number | null; relDiff: number | null; ok: boolean; context?: string }>;
-  baseline?: { status: string; error?: { cell: number; ename: string; evalue: string } };
-  finalRun?: { status: string; wallMs: number; errorCell: number | null } | null;
-  fixes: Array<{ type: string; source: string; sourceKind?: string; cell: number; summary?: string }>;
-  cellExecutions: number;
-  llm: { calls: number; inputTokens: number; outputTokens: number; costUsd: number };
-  sandbox?: string | null;
-  wallMs: number;
-  artifacts?: Record<string, string>;
-}
-
-type ModernizeFn = (nb: Notebook, opts: Record<string, unknown>) => Promise<ModernizeReportLike>;
-
-export class ModernizeUnavailable extends NbmError {
-  constructor(detail: string) {
-    super(`--fix needs the modernization loop (src/agent/modernize.ts), which is not in this build: ${detail}`, ExitCode.usage, 'usage', 'run the baseline audit without --fix');
-  }
-}
+type ModernizeFn = (nb: Notebook, opts: ModernizeOptions) => Promise<ModernizeReport>;
 
 let cached: ModernizeFn | undefined;
 
-/** The loop, or a clear error when this build does not have it yet. */
+/** The loop, loaded on the first --fix notebook only (a baseline audit never pays for it). */
 export async function loadModernize(): Promise<ModernizeFn> {
-  if (cached) return cached;
-  // A computed specifier: the audit must compile and run (baseline) before the loop exists.
-  const spec = '../modernize.js';
-  let mod: { modernizeNotebook?: ModernizeFn };
-  try {
-    mod = (await import(spec)) as { modernizeNotebook?: ModernizeFn };
-  } catch (err) {
-    throw new ModernizeUnavailable(errorMessage(err).split('\n')[0]!);
-  }
-  if (typeof mod.modernizeNotebook !== 'function') throw new ModernizeUnavailable('it does not export modernizeNotebook');
-  cached = mod.modernizeNotebook;
+  cached ??= (await import('../modernize.js')).modernizeNotebook;
   return cached;
 }
 
 function stageOf(r: AuditRecord): Stage {
   return { verdict: r.verdict, status: r.status, reason: r.reason, ...(r.error ? { error: r.error } : {}), taxonomy: r.taxonomy };
-}
-
-/** Sum of cell durations over every execution, and the last execution's first error (trajectory.jsonl). */
-function readTrajectory(file: string): { cellMs: number; lastError?: { cell: number; ename: string; evalue: string }; lastStatus?: string } {
-  let text = '';
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { cellMs: 0 };
-  }
-  let cellMs = 0;
-  let lastError: { cell: number; ename: string; evalue: string } | undefined;
-  let lastStatus: string | undefined;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let e: any;
-    try {
-      e = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (e.type !== 'execution' || !Array.isArray(e.cells)) continue;
-    for (const c of e.cells) cellMs += typeof c.durationMs === 'number' ? c.durationMs : 0;
-    const bad = e.cells.find((c: any) => c.error);
-    lastError = bad ? { cell: bad.index, ename: bad.error.ename, evalue: String(bad.error.evalue ?? '').slice(0, 500) } : undefined;
-    lastStatus = e.status;
-  }
-  return { cellMs, ...(lastError ? { lastError } : {}), ...(lastStatus ? { lastStatus } : {}) };
 }
 
 export async function auditFix(job: AuditJob, ctx: JobContext, settings: FixSettings): Promise<AuditRecord> {
@@ -110,27 +54,27 @@ export async function auditFix(job: AuditJob, ctx: JobContext, settings: FixSett
   try {
     python2 = notebookKernel(base.notebook).pythonMajor === 2;
   } catch { /* the baseline already vetted the kernel */ }
-  let report: ModernizeReportLike;
+  // Listens to the same events as the trajectory: the executions' time and the last run's error.
+  const seen = new ReportBuilder();
+  const onEvent = (e: AgentEvent) => {
+    seen.on(e);
+    if (e.type === 'fix') ctx.onProgress?.({ phase: 'fixing', fixes: e.fix.step });
+    else if (e.type === 'exec' && e.event.type === 'cell-start') ctx.onProgress?.({ phase: 'cell', cell: e.event.codeIndex + 1, of: e.event.total });
+  };
+  let report: ModernizeReport;
   try {
     report = await modernize(base.notebook, {
       sandbox: jobSandbox(job, ctx.sandbox),
       outDir,
       notebookPath: job.path,
       llm: settings.llm,
-      budgets: {
-        ...(settings.maxFixes !== undefined ? { maxFixes: settings.maxFixes } : {}),
-        ...(settings.spendCapUsd !== undefined ? { spendCapUsd: settings.spendCapUsd } : {}),
-        ...(settings.maxWallS !== undefined ? { maxWallS: settings.maxWallS } : {}),
-      },
+      budgets: settings.budgets,
       ...(job.timeoutS !== undefined ? { timeoutS: job.timeoutS } : {}),
       ...(job.cellTimeoutS !== undefined ? { cellTimeoutS: job.cellTimeoutS } : {}),
-      ...(job.expected ? { expected: job.expected, forbiddenPaths: [job.expected.groundTruth] } : {}),
+      ...(job.expected ? { expected: job.expected, forbiddenPaths: typeof job.expected.groundTruth === 'string' ? [job.expected.groundTruth] : [] } : {}),
       ...(job.tolerance !== undefined ? { tolerance: job.tolerance } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-      onEvent: (e: any) => {
-        if (e?.type === 'fix') ctx.onProgress?.({ phase: 'fixing', fixes: e.fix?.step ?? 0 });
-        else if (e?.type === 'exec' && e.event?.type === 'cell-start') ctx.onProgress?.({ phase: 'cell', cell: e.event.codeIndex + 1, of: e.event.total });
-      },
+      onEvent,
     });
   } catch (err) {
     if (ctx.signal?.aborted) throw new JobInterrupted();
@@ -146,8 +90,7 @@ export async function auditFix(job: AuditJob, ctx: JobContext, settings: FixSett
   if (ctx.signal?.aborted && report.stopReason === 'interrupted') throw new JobInterrupted();
 
   const rel = (f: string | undefined) => (f ? path.relative(ctx.auditDir, path.resolve(outDir, f)).split(path.sep).join('/') : undefined);
-  const trajectoryFile = report.artifacts?.trajectory ?? path.join(outDir, 'trajectory.jsonl');
-  const traj = readTrajectory(path.resolve(outDir, trajectoryFile));
+  const traj = seen.executions;
   const status = (report.finalRun?.status ?? traj.lastStatus ?? report.baseline?.status ?? 'error') as RecordStatus;
   const error = report.verdict === 'reproduced' ? undefined : traj.lastError;
   const comparisons = (report.comparisons ?? []).map((c) => ({ ...c }));

@@ -1,5 +1,6 @@
 /** Messages between the audit coordinator and its worker processes (Node IPC, JSON). */
 import type { SandboxRequest } from '../../executor/types.js';
+import type { Budgets } from '../budgets.js';
 import type { JobProgress } from './baseline.js';
 import type { AuditJob } from './jobs.js';
 import type { AuditRecord } from './record.js';
@@ -20,9 +21,8 @@ export interface WorkerConfig {
     /** Only the LLM-related variables (keys, base URLs) of the coordinator's environment. */
     llmEnv: Record<string, string | undefined>;
     llmFlags: { llm?: string; noLlm?: boolean; model?: string; baseUrl?: string; replayLlm?: string };
-    maxFixes?: number;
-    spendCapUsd?: number;
-    maxWallS?: number;
+    /** Per notebook, as for `modernize`: the agent enforces them (the spend cap before each call). */
+    budgets: Partial<Budgets>;
   };
 }
 

@@ -82,9 +82,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
       const choice = providerFromEnv(c.fix.llmEnv, c.fix.llmFlags);
       fix = {
         llm: { provider: choice.provider, reason: choice.reason, ...(choice.model ? { model: choice.model } : {}), providerName: choice.kind },
-        ...(c.fix.maxFixes !== undefined ? { maxFixes: c.fix.maxFixes } : {}),
-        ...(c.fix.spendCapUsd !== undefined ? { spendCapUsd: c.fix.spendCapUsd } : {}),
-        ...(c.fix.maxWallS !== undefined ? { maxWallS: c.fix.maxWallS } : {}),
+        budgets: c.fix.budgets,
       };
     }
     channel.send({ type: 'ready', pid: process.pid });

@@ -13,11 +13,10 @@ import { AuditProgress } from '../../agent/audit/progress.js';
 import type { WorkerChannel, WorkerConfig } from '../../agent/audit/protocol.js';
 import { runAudit, type AuditEvent } from '../../agent/audit/runner.js';
 import { serveAuditWorker } from '../../agent/audit/worker.js';
-import { loadModernize } from '../../agent/audit/fix.js';
 import { pct, formatDuration } from '../../agent/report/markdown.js';
 import type { CliContext } from '../context.js';
 import { buildProgress } from '../build-progress.js';
-import { parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
+import { BUDGET_FLAGS, budgetsFrom, parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
 
 export const summary = 'reproducibility audit of a directory or manifest of notebooks';
 
@@ -38,9 +37,10 @@ Options:
   --fix                  run the modernization loop on notebooks that do not reproduce as-is
   --no-llm               with --fix: rules only
   --llm openai|anthropic|none, --model NAME, --replay-llm FILE   with --fix: the LLM (see docs/llm.md)
-  --max-fixes N          with --fix: per notebook (default 16)
-  --spend-cap USD        with --fix: LLM spend cap per notebook (default 1.00)
-  --max-spend USD        stop starting notebooks once the audit has spent this much
+  --max-fixes N, --max-spend USD, --max-wall S
+                         with --fix: the agent's budgets per notebook, as for modernize
+                         (defaults 16, 1.00, 3600; the spend cap is checked before each LLM call)
+  --max-total-spend USD  stop starting notebooks once the whole audit has spent this much
   --data DIR             competition data for every notebook (a manifest entry overrides it)
   --competition SLUG     slug for --data (default: the data dir's name)
   --data-root DIR        competitions as DIR/<slug>/; a notebook's slug is its folder's name
@@ -63,7 +63,7 @@ Options:
                          per worker with a namespace per notebook
   --json                 print summary.json on stdout at the end
 
-Exit codes: 0 every notebook has a verdict, 1 stopped early (--max-spend), 2 usage,
+Exit codes: 0 every notebook has a verdict, 1 stopped early (--max-total-spend), 2 usage,
 7 environment/sandbox problem, 130 interrupted (finished notebooks are kept; use --resume).`;
 
 /** The variables the LLM providers read; only these reach the workers. */
@@ -81,9 +81,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     llm: { type: 'string' },
     model: { type: 'string' },
     'replay-llm': { type: 'string' },
-    'max-fixes': { type: 'string' },
+    ...BUDGET_FLAGS,
+    // The old name of --max-spend (per notebook); kept so existing scripts keep their meaning.
     'spend-cap': { type: 'string' },
-    'max-spend': { type: 'string' },
+    'max-total-spend': { type: 'string' },
     'data-root': { type: 'string' },
     tolerance: { type: 'string' },
     'no-prestart': { type: 'boolean', default: false },
@@ -97,7 +98,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('audit takes exactly one INPUT (a directory, a notebook or a manifest)', 'see: nbmodernize audit --help');
   if (!values['out-dir']) throw new UsageError('audit needs --out-dir DIR');
-  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'max-fixes', 'spend-cap'].filter((f) => values[f] !== undefined && values[f] !== false);
+  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'max-fixes', 'max-spend', 'max-wall', 'spend-cap'].filter((f) => values[f] !== undefined && values[f] !== false);
   if (!values.fix && fixOnly.length) throw new UsageError(`--${fixOnly[0]} only applies with --fix`);
   const auditDir = path.resolve(ctx.cwd, values['out-dir']);
   const input = path.resolve(ctx.cwd, positionals[0]!);
@@ -133,7 +134,6 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 
   let fixConfig: WorkerConfig['fix'];
   if (values.fix) {
-    await loadModernize();
     const { providerFromEnv } = await import('../../fixers/llm/factory.js');
     const llmEnv = Object.fromEntries(LLM_ENV.map((k) => [k, ctx.env[k]]));
     const llmFlags = {
@@ -148,8 +148,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     fixConfig = {
       llmEnv,
       llmFlags,
-      ...(values['max-fixes'] ? { maxFixes: Math.floor(positiveNumber(values['max-fixes'], '--max-fixes')!) } : {}),
-      ...(values['spend-cap'] ? { spendCapUsd: positiveNumber(values['spend-cap'], '--spend-cap')! } : {}),
+      budgets: budgetsFrom({ ...values, 'max-spend': values['max-spend'] ?? values['spend-cap'] }),
     };
   }
 
@@ -194,7 +193,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       resume: Boolean(values.resume),
       config,
       spawnWorker,
-      ...(values['max-spend'] ? { maxSpendUsd: positiveNumber(values['max-spend'], '--max-spend')! } : {}),
+      ...(values['max-total-spend'] ? { maxSpendUsd: positiveNumber(values['max-total-spend'], '--max-total-spend')! } : {}),
       signal: ctx.signal,
       onEvent: display.onEvent,
       options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, warm: config.warm, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null },

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { modernizeNotebook, type AgentEvent } from '../../agent/modernize.js';
 import { isMetricName, METRICS } from '../../agent/scorers.js';
-import { MeteredProvider, providerFromEnv, SpendTracker } from '../../fixers/llm/index.js';
+import { providerFromEnv } from '../../fixers/llm/factory.js';
+import type { ExecEvent } from '../../executor/run-notebook.js';
 import type { CliContext } from '../context.js';
 import { execProgress, formatMs } from '../exec-progress.js';
-import { parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
+import { BUDGET_FLAGS, budgetsFrom, parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
 import { notebookInput } from '../notebook-input.js';
 
 export const summary = 'modernize a notebook until it reproduces in the fixed environment';
@@ -51,9 +52,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'base-url': { type: 'string' },
     'record-llm': { type: 'string' },
     'replay-llm': { type: 'string' },
-    'max-fixes': { type: 'string' },
-    'max-spend': { type: 'string' },
-    'max-wall': { type: 'string' },
+    ...BUDGET_FLAGS,
     'expected-score': { type: 'string' },
     metric: { type: 'string' },
     'ground-truth': { type: 'string' },
@@ -79,9 +78,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     recordLlm: values['record-llm'] ? path.resolve(ctx.cwd, values['record-llm']) : undefined,
     replayLlm: values['replay-llm'] ? path.resolve(ctx.cwd, values['replay-llm']) : undefined,
   });
-  const spendCapUsd = positiveNumber(values['max-spend'], '--max-spend') ?? 1.0;
-  // Per-notebook cap enforced before each call (a call that could exceed it is never sent).
-  const provider = choice.provider ? new MeteredProvider(choice.provider, new SpendTracker({ capUsd: spendCapUsd })) : null;
+  const provider = choice.provider;
   ctx.stderr(`${name}: ${provider ? `LLM ${choice.kind} ${choice.model ?? ''}` : choice.reason}\n`);
 
   const progress = execProgress(ctx, name);
@@ -92,11 +89,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       outDir,
       notebookPath: nbPath,
       llm: { provider, reason: choice.reason, model: choice.model, providerName: choice.provider ? choice.kind : undefined },
-      budgets: {
-        maxFixes: positiveNumber(values['max-fixes'], '--max-fixes'),
-        spendCapUsd,
-        maxWallS: positiveNumber(values['max-wall'], '--max-wall'),
-      } as any,
+      // The agent owns the policy: it meters the provider against the spend cap before each call.
+      budgets: budgetsFrom(values),
       timeoutS: positiveNumber(values.timeout, '--timeout'),
       cellTimeoutS: positiveNumber(values['cell-timeout'], '--cell-timeout'),
       expected,
@@ -117,11 +111,11 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   return report.verdict === 'reproduced' ? ExitCode.ok : ExitCode.notebookError;
 }
 
-function render(e: AgentEvent, ctx: CliContext, name: string, exec: (e: any) => void): void {
+function render(e: AgentEvent, ctx: CliContext, name: string, exec: (e: ExecEvent) => void): void {
   const line = (t: string) => ctx.stderr(`${t}\n`);
   switch (e.type) {
     case 'static-pass':
-      line(`${name}: static rules changed ${e.changedCells} cell(s) (${e.findings} finding(s))`);
+      line(`${name}: static rules changed ${e.changedCells.length} cell(s) (${e.findingsBefore} finding(s))`);
       break;
     case 'run':
       line(`${name}: ${e.mode} run${e.mode === 'incremental' ? ` from cell ${e.fromCell}` : ''}`);
@@ -141,7 +135,8 @@ function render(e: AgentEvent, ctx: CliContext, name: string, exec: (e: any) => 
     case 'stop':
       line(`${name}: stop: ${e.reason} — ${e.detail.slice(0, 200)}`);
       break;
-    case 'verdict':
+    default:
+      // The rest (executions, candidates, LLM calls, verdict) is for the trajectory and the report.
       break;
   }
 }

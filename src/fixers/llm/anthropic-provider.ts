@@ -2,7 +2,8 @@
  * The one module that imports `@anthropic-ai/sdk`. Messages API, with prompt caching: the system
  * block (instructions + reply contract, identical across calls) carries cache_control.
  */
-import Anthropic from '@anthropic-ai/sdk';
+// Types only here: the SDK itself is loaded on the first call, so a rules-only run never loads it.
+import type Anthropic from '@anthropic-ai/sdk';
 import { LlmError, httpError } from './errors.js';
 import { costOf } from './pricing.js';
 import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
@@ -22,16 +23,25 @@ export interface AnthropicProviderOptions extends ProviderOptions {
 export class AnthropicProvider implements LlmProvider {
   readonly provider = 'anthropic';
   readonly model: string;
-  private readonly client: Anthropic;
+  private sdk?: { SDK: typeof Anthropic; client: Anthropic };
 
   constructor(private readonly opts: AnthropicProviderOptions) {
     this.model = opts.model;
-    this.client = new Anthropic({
-      apiKey: opts.apiKey || NO_KEY,
-      baseURL: opts.baseURL || 'https://api.anthropic.com',
-      timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxRetries: 0,
-    });
+  }
+
+  /** The SDK and its client, loaded and made on first use. */
+  private async connect(): Promise<{ SDK: typeof Anthropic; client: Anthropic }> {
+    if (!this.sdk) {
+      const SDK = (await import('@anthropic-ai/sdk')).default;
+      const opts = this.opts;
+      this.sdk = { SDK, client: new SDK({
+        apiKey: opts.apiKey || NO_KEY,
+        baseURL: opts.baseURL || 'https://api.anthropic.com',
+        timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxRetries: 0,
+      }) };
+    }
+    return this.sdk;
   }
 
   async complete(req: LlmRequest): Promise<LlmResponse> {
@@ -52,10 +62,11 @@ export class AnthropicProvider implements LlmProvider {
       ...(this.opts.sendTemperature ? ({ temperature: req.temperature } as Record<string, number>) : {}),
     };
     const { value: msg, attempts } = await withRetry(async () => {
+      const { SDK, client } = await this.connect();
       try {
-        return await this.client.messages.create(body);
+        return await client.messages.create(body);
       } catch (err) {
-        throw toLlmError(err);
+        throw toLlmError(err, SDK);
       }
     }, retryPolicy(this.opts));
 
@@ -91,7 +102,7 @@ export class AnthropicProvider implements LlmProvider {
   }
 }
 
-function toLlmError(err: unknown): unknown {
+function toLlmError(err: unknown, Anthropic: typeof import('@anthropic-ai/sdk').default): unknown {
   if (err instanceof Anthropic.APIConnectionTimeoutError) return new LlmError('timeout', 'anthropic: request timed out', { provider: 'anthropic' });
   if (err instanceof Anthropic.APIConnectionError) return new LlmError('connection', `anthropic: connection failed: ${err.message}`, { provider: 'anthropic' });
   if (err instanceof Anthropic.APIError) return httpError('anthropic', err.status, err.message, err.headers);

@@ -2,7 +2,8 @@
  * The one module that imports `openai`. Speaks Chat Completions, so it works against OpenAI and
  * any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LM Studio, ...) chosen by baseURL.
  */
-import OpenAI from 'openai';
+// Types only here: the SDK itself is loaded on the first call, so a rules-only run never loads it.
+import type OpenAI from 'openai';
 import { LlmError, httpError } from './errors.js';
 import { costOf } from './pricing.js';
 import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
@@ -30,18 +31,27 @@ const REASONING_MODEL = /^(o\d|gpt-5)/i;
 export class OpenAiProvider implements LlmProvider {
   readonly provider = 'openai';
   readonly model: string;
-  private readonly client: OpenAI;
+  private sdk?: { SDK: typeof OpenAI; client: OpenAI };
 
   constructor(private readonly opts: OpenAiProviderOptions) {
     this.model = opts.model;
-    this.client = new OpenAI({
-      apiKey: opts.apiKey || NO_KEY,
-      baseURL: opts.baseURL || 'https://api.openai.com/v1',
-      organization: null,
-      project: null,
-      timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxRetries: 0,
-    });
+  }
+
+  /** The SDK and its client, loaded and made on first use. */
+  private async connect(): Promise<{ SDK: typeof OpenAI; client: OpenAI }> {
+    if (!this.sdk) {
+      const SDK = (await import('openai')).default;
+      const opts = this.opts;
+      this.sdk = { SDK, client: new SDK({
+        apiKey: opts.apiKey || NO_KEY,
+        baseURL: opts.baseURL || 'https://api.openai.com/v1',
+        organization: null,
+        project: null,
+        timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxRetries: 0,
+      }) };
+    }
+    return this.sdk;
   }
 
   async complete(req: LlmRequest): Promise<LlmResponse> {
@@ -57,10 +67,11 @@ export class OpenAiProvider implements LlmProvider {
       ...(req.cacheKey && (this.opts.sendCacheKey ?? !this.opts.baseURL) ? { prompt_cache_key: req.cacheKey } : {}),
     };
     const { value: completion, attempts } = await withRetry(async () => {
+      const { SDK, client } = await this.connect();
       try {
-        return await this.client.chat.completions.create(body);
+        return await client.chat.completions.create(body);
       } catch (err) {
-        throw toLlmError(err);
+        throw toLlmError(err, SDK);
       }
     }, retryPolicy(this.opts));
 
@@ -91,7 +102,7 @@ export class OpenAiProvider implements LlmProvider {
   }
 }
 
-function toLlmError(err: unknown): unknown {
+function toLlmError(err: unknown, OpenAI: typeof import('openai').default): unknown {
   if (err instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('timeout', `openai: request timed out`, { provider: 'openai' });
   if (err instanceof OpenAI.APIConnectionError) return new LlmError('connection', `openai: connection failed: ${err.message}`, { provider: 'openai' });
   if (err instanceof OpenAI.APIError) return httpError('openai', err.status, err.message, err.headers);

@@ -1,0 +1,81 @@
+/**
+ * The loop's decisions, as small pure functions (unit-tested without a kernel): how to run, what
+ * to do after a diagnosis (fix, escalate or stop), when a drift deserves a second clean run, and
+ * how to say why nothing could be proposed.
+ */
+import type { StopReason } from '../core/modernize-report.js';
+import type { RuleFinding } from '../fixers/rules/index.js';
+import { missingPath } from '../fixers/rules/missing-path.js';
+import { localModuleMissing } from '../executor/project-files.js';
+import { budgetStop, type Budgets } from './budgets.js';
+import type { Diagnosis } from './diagnosis.js';
+import type { RunState } from './environment.js';
+import type { RunMode } from './events.js';
+import type { FixDiagnosis } from './fixers.js';
+
+export type Stop = { reason: StopReason; detail: string };
+
+/** A reordered run is always re-run whole: "the cells after the patched one" has no file-order meaning then. */
+export function runModeFor(requested: RunMode, fromCell: number, reordered: boolean): { mode: RunMode; fromCell: number } {
+  return reordered && requested === 'incremental' ? { mode: 'full', fromCell: 0 } : { mode: requested, fromCell };
+}
+
+/**
+ * After a diagnosis that needs a fix: `repeat` is what the progress tracker says when the same
+ * problem came back after a patch for it (escalate once, only with an LLM; then stop), then the budgets.
+ */
+export function nextMove(input: {
+  diagnosis: FixDiagnosis;
+  repeat?: 'ok' | 'escalate' | 'stop';
+  llm: boolean;
+  budgets: Budgets;
+  fixes: number;
+  spentUsd: number;
+  startedAt: number;
+}): { kind: 'stop'; stop: Stop } | { kind: 'fix'; escalate: boolean } {
+  const { repeat, diagnosis } = input;
+  if (repeat === 'stop' || (repeat === 'escalate' && !input.llm)) {
+    return { kind: 'stop', stop: { reason: 'no-progress', detail: `the same problem after ${repeat === 'stop' ? 'escalation' : 'two different patches'}: ${diagnosis.why}` } };
+  }
+  const over = budgetStop(input.budgets, { fixes: input.fixes, spentUsd: input.spentUsd, startedAt: input.startedAt });
+  if (over) return { kind: 'stop', stop: { reason: over, detail: `${over} reached (${diagnosis.why})` } };
+  return { kind: 'fix', escalate: repeat === 'escalate' };
+}
+
+/**
+ * A drift on a clean run from a fresh kernel: first ask whether the value is reproducible at all
+ * (one more clean run, once per code version).
+ */
+export function needsRecheck(d: Diagnosis, state: RunState, codeKey: string, checkedFor: string | undefined): boolean {
+  return d.kind === 'fix' && d.fixType === 'score-calibration' && state.fresh && state.status === 'ok' && checkedFor !== codeKey;
+}
+
+/** What the next run showed, for the previous attempt (the LLM's history and the report). */
+export function attemptOutcome(d: Diagnosis): { attempt: string; fix: string } {
+  return d.kind === 'done' ? { attempt: 'fixed: the run is clean and matches', fix: 'clean' } : { attempt: `next problem: ${d.why}`, fix: d.why };
+}
+
+/** No fixer proposed anything: say why as plainly as the evidence allows. */
+export function stuckStop(input: {
+  diagnosis: FixDiagnosis;
+  findings: readonly RuleFinding[];
+  project?: { files: string[]; dir: string };
+  dataFiles: readonly string[];
+  hasData: boolean;
+  llm: { enabled: boolean; reason: string };
+}): Stop {
+  const { diagnosis: d } = input;
+  // A library the environment does not have is a diagnosis, not something to guess away.
+  const missing = input.findings.find((f) => f.cell === d.cell && (f.ruleId === 'env-unavailable-library' || f.ruleId === 'env-missing-module'));
+  if (missing && d.error && /ModuleNotFoundError|ImportError/.test(d.error.ename)) {
+    // A module of the author's own: say where it was looked for, once, plainly.
+    const own = missing.ruleId === 'env-missing-module' && input.project ? localModuleMissing(d.error.evalue, input.project.files, new Set(), input.project.dir) : undefined;
+    return { reason: 'unfixable', detail: own ?? missing.message };
+  }
+  // A read of a file the mounted data does not have (and no candidate mapped it to one).
+  const absent = d.error ? missingPath(d.error.ename, d.error.evalue) : undefined;
+  if (absent && !absent.write && input.hasData) {
+    return { reason: 'unfixable', detail: `the notebook reads ${absent.path}, which the data provided does not hold (data files: ${input.dataFiles.join(', ') || 'none'}); an input this run does not have` };
+  }
+  return { reason: 'no-fix-available', detail: `${input.llm.enabled ? 'no fixer' : 'no rule (rules only: ' + input.llm.reason + ')'} proposes a patch for cell ${d.cell}: ${d.why}` };
+}

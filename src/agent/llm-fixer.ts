@@ -1,0 +1,87 @@
+/**
+ * The LLM fixer: the problem's context (cells, error, data, versions, earlier attempts) to the
+ * model, one patch back (proposePatch validates and reflects). Its usage goes out as an `llm`
+ * event; a failed call stops the loop with its reason (the spend cap refuses a call before it
+ * is sent: `spend-cap`).
+ */
+import { sourceText, type Notebook } from '../core/notebook.js';
+import { buildContext, previewDataDir } from '../fixers/context/index.js';
+import type { RuleFinding } from '../fixers/rules/index.js';
+import { proposePatch, type LlmProvider } from '../fixers/llm/index.js';
+import type { Fixer, Problem, Proposal } from './fixers.js';
+
+export interface LlmFixerDeps {
+  provider: LlmProvider;
+  original: Notebook;
+  /** The mounted data (previewed for the model) and what it must never read. */
+  dataDir?: string;
+  forbiddenPaths: string[];
+  /** Static findings no rule could fix: hints for the model. */
+  findings: RuleFinding[];
+  timeBudgetS: number;
+}
+
+const RETHINK = 'Earlier patches did not change the outcome. Rethink the root cause and rewrite the whole cell if needed.';
+
+export function llmFixer(d: LlmFixerDeps): Fixer {
+  return {
+    name: 'llm',
+    async propose(p: Problem): Promise<Proposal | undefined> {
+      const { diagnosis, state } = p;
+      const env = p.environment.description;
+      const context = await buildContext({
+        notebook: p.notebook,
+        targetCell: diagnosis.cell,
+        fixType: diagnosis.fixType,
+        cells: state.cells,
+        ...(diagnosis.error ? { error: diagnosis.error } : {}),
+        versions: env.versions,
+        python: env.python,
+        dataFiles: d.dataDir ? previewDataDir(d.dataDir, { exclude: d.forbiddenPaths }) : [],
+        dataDirLabel: '../input/ (also /kaggle/input/<competition>/)',
+        attempts: [...p.attempts],
+        findings: d.findings,
+        timeBudgetS: d.timeBudgetS,
+        ...(diagnosis.drift ? {
+          target: {
+            original: diagnosis.drift.original ?? undefined,
+            current: diagnosis.drift.current ?? undefined,
+            note: diagnosis.drift.oracle === 'expected-score' ? 'submission scored against the ground truth' : `stored outputs of cell ${diagnosis.cell}${diagnosis.drift.context ? `: "${diagnosis.drift.context.trim().slice(0, 120)}"` : ''}`,
+          },
+          targetOutputs: { original: outputText(d.original, diagnosis.cell), current: outputText(state.notebook, diagnosis.cell) },
+        } : {}),
+      });
+      const res = await proposePatch({
+        provider: d.provider,
+        notebook: p.notebook,
+        fixType: diagnosis.fixType,
+        targetCell: diagnosis.cell,
+        context: context.text,
+        allowedCells: [diagnosis.cell, ...(context.cellsShown ?? [])],
+        forbiddenPaths: d.forbiddenPaths,
+        ...(p.escalate ? { note: RETHINK } : {}),
+      });
+      p.emit({
+        type: 'llm', step: p.step, fixType: diagnosis.fixType, cell: diagnosis.cell, promptTokens: res.promptTokens, costUsd: res.costUsd,
+        calls: res.calls.map((c) => ({ outcome: c.outcome, feedback: c.feedback, usage: c.usage, costUsd: c.costUsd, reply: c.reply })),
+        ...(res.failure ? { failure: res.failure } : {}),
+      });
+      if (res.failure) {
+        for (const c of res.calls) if (c.outcome !== 'ok') p.emit({ type: 'rejected', source: 'llm', reason: c.feedback ?? c.outcome });
+        if (res.failure.kind === 'llm-error') return { kind: 'stop', reason: res.failure.llmKind === 'budget' ? 'spend-cap' : 'llm-error', detail: res.failure.message };
+        return { kind: 'stop', reason: 'no-fix-available', detail: `the model gave no valid patch after reflections: ${res.failure.message}` };
+      }
+      return res.patch ? { kind: 'patch', patch: res.patch } : undefined;
+    },
+  };
+}
+
+/** Printed text (stdout and text/plain results) of one cell, for score-calibration prompts. */
+function outputText(nb: Notebook, cell: number): string {
+  const c = nb.cells[cell];
+  if (!c || c.cell_type !== 'code') return '';
+  return c.outputs
+    .map((o: any) => (o.output_type === 'stream' && o.name === 'stdout' ? sourceText(o.text) : o.output_type === 'execute_result' ? sourceText(o.data?.['text/plain']) : ''))
+    .join('')
+    .slice(0, 2000);
+}

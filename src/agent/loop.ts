@@ -1,0 +1,160 @@
+/**
+ * The modernization loop, readable in one sitting (mini-swe-agent style: dependencies passed in,
+ * typed stop reasons). observe (run) -> diagnose -> propose (fixers in order) -> validate ->
+ * apply -> re-execute (incrementally when safe) -> ... Only a clean run from a fresh kernel
+ * decides. Everything that happens goes out as an AgentEvent; the loop keeps no report.
+ */
+import type { Notebook } from '../core/notebook.js';
+import { errorMessage } from '../core/errors.js';
+import { log } from '../core/log.js';
+import { firstFailure, type RunResult } from '../core/run-result.js';
+import type { Patch } from '../core/patch.js';
+import { RESEEDED_KERNEL } from '../executor/kernel-session.js';
+import type { RuleFinding } from '../fixers/rules/index.js';
+import { ProgressTracker, type Budgets } from './budgets.js';
+import { attemptOutcome, needsRecheck, nextMove, stuckStop, type Stop } from './decisions.js';
+import { diagnose } from './diagnosis.js';
+import type { Environment, RunState } from './environment.js';
+import { eventStream, type AgentEvent, type Emit } from './events.js';
+import type { Fixer } from './fixers.js';
+import type { VerifyLimits } from './generate-verify.js';
+import { excuseUnstable, unstableValues } from './nondeterminism.js';
+import type { OracleVerdict } from './oracle.js';
+import { Runner } from './runner.js';
+import { decideVerdict, type ExpectedTarget } from './verdict.js';
+import { Workbench } from './workbench.js';
+
+export interface LoopInput {
+  original: Notebook;
+  /** The notebook after the static pass. */
+  work: Notebook;
+  environment: Environment;
+  fixers: Fixer[];
+  budgets: Budgets;
+  /** LLM money spent so far for this notebook (the spend cap is also enforced before each call). */
+  spentUsd: () => number;
+  startedAt: number;
+  incremental: boolean;
+  verifyLimits: VerifyLimits;
+  /** The stored outputs (or the expected score) against a run's; the submission comes from the environment. */
+  judge: (executed: Notebook, submission: string | undefined) => OracleVerdict;
+  expected?: ExpectedTarget;
+  tolerance?: number;
+  forbiddenPaths: string[];
+  /** Why a problem no fixer addressed cannot be fixed (see decisions.stuckStop). */
+  stuck: { findings: readonly RuleFinding[]; project?: { files: string[]; dir: string }; dataFiles: readonly string[]; hasData: boolean; llm: { enabled: boolean; reason: string } };
+  signal?: AbortSignal;
+}
+
+export interface LoopOutcome { work: Notebook; runOrder?: number[]; final?: { run: RunResult; executed: Notebook }; stop: Stop }
+
+export function modernizationLoop(input: LoopInput): AsyncGenerator<AgentEvent, LoopOutcome> {
+  return eventStream<AgentEvent, LoopOutcome>((emit) => loop(input, emit));
+}
+
+async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
+  const env = d.environment;
+  const bench = new Workbench(d.work, emit);
+  const runner = new Runner(env, bench, emit, d.incremental);
+  const unstable = new Set<string>(); // values that differed between two clean runs: listed, not judged
+  const rawOracle = (s: RunState) => d.judge(s.notebook, env.submission());
+  const oracle = (s: RunState) => excuseUnstable(rawOracle(s), unstable);
+  const progress = new ProgressTracker();
+  const done = (stop: Stop, final?: LoopOutcome['final']): LoopOutcome => {
+    emit({ type: 'stop', ...stop });
+    return { work: bench.work, ...(bench.runOrder ? { runOrder: bench.runOrder } : {}), ...(final ? { final } : {}), stop };
+  };
+  let lastPatched: string | undefined; // signature of the problem the last patch addressed
+  let kernelStale = false; // the kernel's state is not the kept state's (a rejected trial ran last)
+  let checkedFor: string | undefined; // the code version whose drift a second clean run already checked
+  let step = 0;
+  try {
+    let state = await runner.execute('full', 0);
+    for (;;) {
+      if (d.signal?.aborted) return done({ reason: 'interrupted', detail: 'interrupted by the user' });
+      // observe -> diagnose
+      let diagnosis = diagnose(state.status, state.cells, () => oracle(state));
+      if (needsRecheck(diagnosis, state, bench.codeKey, checkedFor)) {
+        checkedFor = bench.codeKey;
+        // On the re-seeded kernel: set and str-hash ordering differ between the two runs, so a
+        // value that depends on them shows up as unstable instead of as a stable drift.
+        const first = rawOracle(state);
+        const again = await runner.execute('full', 0, undefined, RESEEDED_KERNEL);
+        if (again.status === 'ok' && !firstFailure(again.cells)) {
+          const found = unstableValues(first, rawOracle(again));
+          for (const k of found) unstable.add(k);
+          emit({ type: 'rerun', why: 'a drift on a clean run: is it reproducible?', kernel: env.kernelName, unstable: [...found] });
+          state = again;
+          diagnosis = diagnose(state.status, state.cells, () => oracle(state));
+        }
+      }
+      emit({ type: 'diagnosis', diagnosis });
+      const last = bench.attempts.at(-1);
+      if (last) last.outcome = attemptOutcome(diagnosis).attempt;
+
+      if (diagnosis.kind === 'done') {
+        // Only a clean run from a fresh kernel decides; if it disagrees, keep fixing from it.
+        if (!state.fresh) {
+          state = await runner.execute('final', 0);
+          if (diagnose(state.status, state.cells, () => oracle(state)).kind !== 'done') continue;
+        }
+        const final = { run: env.runResult(state), executed: state.notebook };
+        const verdict = decideVerdict({ original: d.original, executed: final.executed, run: final.run, expected: d.expected, tolerance: d.tolerance, unstable });
+        const out = done({ reason: 'reproduced', detail: 'the clean run from a fresh kernel reproduces' }, final);
+        emit({ type: 'verdict', verdict });
+        return out;
+      }
+      const move = nextMove({
+        diagnosis, llm: d.stuck.llm.enabled, budgets: d.budgets, fixes: bench.fixCount, spentUsd: d.spentUsd(), startedAt: d.startedAt,
+        ...(lastPatched === diagnosis.signature ? { repeat: progress.record(diagnosis.signature) } : {}),
+      });
+      if (move.kind === 'stop') return done(move.stop);
+
+      // propose: fixers in order (rules, then the LLM); a verified candidate is applied at once.
+      step += 1;
+      const trigger = diagnosis.error ? { ename: diagnosis.error.ename, evalue: diagnosis.error.evalue } : undefined;
+      let patch: Patch | undefined;
+      let verified = false;
+      for (const fixer of d.fixers) {
+        const p = await fixer.propose({ diagnosis, step, notebook: bench.work, state, runOrder: bench.runOrder, escalate: move.escalate, attempts: bench.attempts, isNew: bench.isNew, oracle, environment: env, emit });
+        if (!p) continue;
+        if (p.kind === 'stop') return done({ reason: p.reason, detail: p.detail });
+        if (p.kind === 'patch') {
+          patch = p.patch;
+          break;
+        }
+        const v = await runner.verify(step, diagnosis.cell, p.candidates, state, kernelStale, { ...d.verifyLimits, deadline: d.startedAt + d.budgets.maxWallS * 1000 }, p.rank, p.accept);
+        kernelStale = v.kernelStale;
+        if (!v.kept) continue;
+        const c = v.kept.candidate;
+        bench.apply(c.patch, step, diagnosis.why, trigger, {
+          candidates: v.kept.trials.map((t) => ({ label: t.label, summary: t.summary, outcome: t.outcome.rank, detail: t.outcome.detail, kept: t.kept })),
+          ...(c.order ? { order: c.order, summary: `${c.patch.summary} (run order: ${c.order.join(', ')})` } : {}),
+        });
+        state = v.kept.state;
+        verified = true;
+        break;
+      }
+      if (verified) {
+        lastPatched = diagnosis.signature;
+        continue;
+      }
+      if (!patch) return done(stuckStop({ diagnosis, ...d.stuck }));
+
+      // validate -> apply -> re-execute
+      const check = await bench.check(patch, d.forbiddenPaths);
+      if (!check.ok) {
+        emit({ type: 'rejected', source: patch.source.kind, reason: check.reasons.join('; '), edits: patch.edits });
+        bench.reject(patch);
+        continue;
+      }
+      const fix = bench.apply(patch, step, diagnosis.why, trigger);
+      lastPatched = diagnosis.signature;
+      state = await runner.reexecute(step, fix.cells, state, kernelStale);
+      log.info(`step ${step}: re-ran after ${fix.source}`);
+      kernelStale = false;
+    }
+  } catch (err) {
+    return done(d.signal?.aborted ? { reason: 'interrupted', detail: 'interrupted by the user' } : { reason: 'sandbox-error', detail: errorMessage(err) });
+  }
+}

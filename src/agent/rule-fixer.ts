@@ -1,0 +1,56 @@
+/**
+ * The deterministic fixer. An error: every plausible repair (repair-candidates.ts) as candidates
+ * to verify. A drift: an old default the era makes certain is a patch; where the era is unknown,
+ * the old defaults of the calls feeding the drifted cell are candidates, kept only if a run makes
+ * the stored outputs agree. Over the time budget: n_jobs=-1 where it cannot change a result.
+ * Escalation skips the rules: they already had their turn.
+ */
+import type { Notebook } from '../core/notebook.js';
+import type { SymbolIndex } from '../core/symbol-index.js';
+import { pinDefaults } from '../fixers/rules/index.js';
+import type { EraHint } from '../fixers/rules/types.js';
+import { distinctCandidates, pinCandidates, rankDriftTrial, rankTrial } from './generate-verify.js';
+import { repairCandidates } from './repair-candidates.js';
+import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
+import type { Fixer, Problem, Proposal } from './fixers.js';
+
+export interface RuleFixerDeps {
+  original: Notebook;
+  dataFiles: string[];
+  era: EraHint;
+  symbols?: SymbolIndex;
+  competition?: string;
+}
+
+export function ruleFixer(d: RuleFixerDeps): Fixer {
+  return {
+    name: 'rules',
+    async propose(p: Problem): Promise<Proposal | undefined> {
+      const { diagnosis, notebook } = p;
+      if (p.escalate) return undefined;
+      if (diagnosis.fixType === 'error-repair' && diagnosis.error) {
+        const error = diagnosis.error;
+        const candidates = distinctCandidates(await repairCandidates({
+          notebook, cell: diagnosis.cell, error, dataFiles: d.dataFiles, original: d.original, era: d.era,
+          ...(d.symbols ? { symbols: d.symbols } : {}), ...(d.competition ? { competition: d.competition } : {}), ...(p.runOrder ? { runOrder: p.runOrder } : {}),
+        }), p.isNew);
+        if (!candidates.length) return undefined;
+        return { kind: 'candidates', candidates, accept: () => true, rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs) };
+      }
+      if (diagnosis.fixType === 'runtime-reduction') {
+        // The one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all cores.
+        const patch = await parallelizePatch(notebook, diagnosis.cell);
+        return patch && p.isNew({ label: '', patch }) ? { kind: 'patch', patch } : undefined;
+      }
+      if (diagnosis.fixType !== 'score-calibration') return undefined;
+      const certain = (await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era })).find((patch) => p.isNew({ label: '', patch }));
+      if (certain) return { kind: 'patch', patch: certain };
+      const target = diagnosis.cell;
+      const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
+      const pins = pinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), target);
+      const candidates = distinctCandidates(pins, p.isNew);
+      if (!candidates.length) return undefined;
+      return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs) };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * How the loop runs code: every execution goes through here (announced by a `run` event, recorded
+ * by an `execution` event), re-execution after a patch follows decideReexecution, and generate-
+ * and-verify trials run each candidate on a copy of the code and keep the best one.
+ */
+import { firstFailure } from '../core/run-result.js';
+import type { Environment, RunState } from './environment.js';
+import { executedCells, type Emit, type RunMode } from './events.js';
+import { runModeFor } from './decisions.js';
+import { decideReexecution } from './reexecution.js';
+import { generateAndVerify, type Candidate, type TrialOutcome, type TrialRecord, type VerifyLimits } from './generate-verify.js';
+import type { Workbench } from './workbench.js';
+
+export interface VerifyOutcome {
+  kept?: { candidate: Candidate; state: RunState; trials: TrialRecord[] };
+  /** The kernel holds a state that is not the loop's (a rejected trial ran last): the next run starts fresh. */
+  kernelStale: boolean;
+}
+
+export class Runner {
+  constructor(private readonly env: Environment, private readonly bench: Workbench, private readonly emit: Emit, private readonly incremental: boolean) {}
+
+  async execute(requested: RunMode, from: number, prev?: RunState, kernel?: string): Promise<RunState> {
+    const { mode, fromCell } = runModeFor(requested, from, Boolean(this.bench.runOrder));
+    this.emit({ type: 'run', mode, fromCell });
+    const state = await this.env.run({
+      notebook: this.bench.work, mode, fromCell, ...(prev ? { prev } : {}), ...(this.bench.runOrder ? { order: this.bench.runOrder } : {}), ...(kernel ? { kernel } : {}),
+      onExec: (event) => this.emit({ type: 'exec', event }),
+    });
+    this.emit({ type: 'execution', mode, fromCell, status: state.status, cells: executedCells(state.ran) });
+    return state;
+  }
+
+  /** After a patch: incrementally from the patched cell when the kernel state is trustworthy, else from scratch. */
+  async reexecute(step: number, patchedCells: number[], state: RunState, kernelStale: boolean, candidate?: number, failedCell = firstFailure(state.cells)?.index): Promise<RunState> {
+    const decision = decideReexecution({
+      incrementalEnabled: this.incremental,
+      kernelAlive: this.env.alive && !kernelStale,
+      patchedCells,
+      failedCell,
+      lastRunCells: state.cells,
+      lastRunWasComplete: state.complete && state.status === 'ok',
+    });
+    this.emit({ type: 'reexecution', step, ...(candidate !== undefined ? { candidate } : {}), ...decision });
+    return decision.mode === 'incremental' ? this.execute('incremental', decision.fromCell, state) : this.execute('full', 0);
+  }
+
+  /**
+   * Generate and verify for the problem at `target`: each trial applies one candidate to a copy,
+   * runs (incrementally when the kernel's state allows) and is ranked by `rank`; the best that
+   * `accept` allows is returned with its run.
+   */
+  async verify(step: number, target: number, candidates: Candidate[], state: RunState, kernelStale: boolean, limits: VerifyLimits,
+    rank: (s: RunState, fromCell: number, cellExecutions: number) => TrialOutcome, accept: (o: TrialOutcome) => boolean): Promise<VerifyOutcome> {
+    // The run the kernel's state comes from, and the first cell whose code in the kernel is a trial's:
+    // a trial that failed again at the target ran nothing after it, so the next trial can resume
+    // from its own first patched cell if that is no later than the previous trial's.
+    let base: RunState | undefined = kernelStale ? undefined : state;
+    let baseFrom = Infinity;
+    const gv = await generateAndVerify(candidates, (c, index) => this.bench.trying(c, async () => {
+      const execBefore = this.env.cellExecutions;
+      const patched = c.patch.edits.map((e) => e.cell);
+      const fromCell = c.order ? 0 : Math.min(...patched, target);
+      const s = base && !c.order && fromCell <= baseFrom ? await this.reexecute(step, patched, base, false, index, target) : await this.execute('full', 0);
+      const outcome = rank(s, fromCell, this.env.cellExecutions - execBefore);
+      base = firstFailure(s.cells)?.index === target && !c.order ? s : undefined;
+      baseFrom = fromCell;
+      this.emit({ type: 'candidate', step, index, label: c.label, source: c.patch.source, summary: c.patch.summary, edits: c.patch.edits, ...(c.order ? { order: c.order } : {}), outcome });
+      return { state: s, outcome };
+    }), limits);
+    for (const c of candidates.slice(0, gv.trials.length)) this.bench.markTried(c);
+    const kept = gv.kept && accept(gv.kept.outcome) ? gv.kept : undefined;
+    if (gv.kept && !kept) for (const t of gv.trials) t.kept = false;
+    this.emit({ type: 'verify', step, cell: target, trials: gv.trials, kept: kept?.index ?? null, ...(gv.stoppedBy ? { stoppedBy: gv.stoppedBy } : {}) });
+    const kernelStale2 = !kept || gv.lastIndex !== kept.index;
+    if (!kept) {
+      for (const t of gv.trials) this.emit({ type: 'rejected', source: 'rule', reason: `candidate ${t.label}: ${t.outcome.detail}` });
+      return { kernelStale: kernelStale2 };
+    }
+    return { kept: { candidate: kept.candidate, state: kernelStale2 ? { ...kept.state, fresh: false } : kept.state, trials: gv.trials }, kernelStale: kernelStale2 };
+  }
+}

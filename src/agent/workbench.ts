@@ -1,0 +1,92 @@
+/**
+ * The code the loop is changing: the working notebook, the run order an execution-order repair
+ * chose, what was tried, and the attempts so far (the LLM's history). Applying a patch here is the
+ * only way the working notebook changes; each application goes out as one `fix` event.
+ */
+import { sourceText, toLines, type Notebook } from '../core/notebook.js';
+import type { FixRecord } from '../core/modernize-report.js';
+import type { Patch } from '../core/patch.js';
+import type { AttemptSummary } from '../fixers/context/index.js';
+import { applyEdits, syntaxProblems, validatePatch, type ValidationResult } from '../fixers/llm/index.js';
+import type { Emit } from './events.js';
+import { candidateKey, type Candidate } from './generate-verify.js';
+
+export class Workbench {
+  runOrder: number[] | undefined;
+  readonly attempts: AttemptSummary[] = [];
+  private readonly tried = new Set<string>();
+  private fixes = 0;
+
+  constructor(public work: Notebook, private readonly emit: Emit) {}
+
+  /** Fixes after the static pass (what the max-fixes budget counts). */
+  get fixCount(): number { return this.fixes; }
+
+  /** The code version: sources and run order. */
+  get codeKey(): string { return JSON.stringify([this.work.cells.map((c) => c.source), this.runOrder ?? null]); }
+
+  markTried(c: Candidate): void { this.tried.add(candidateKey(c)); }
+
+  /** Not tried before, and it changes the code (a patch that changes nothing would loop forever). */
+  isNew = (c: Candidate): boolean => {
+    if (this.tried.has(candidateKey(c))) return false;
+    if (c.order) return JSON.stringify(c.order) !== JSON.stringify(this.runOrder);
+    const { sources } = applyEdits(this.work, c.patch.edits);
+    return [...sources].some(([cell, src]) => sourceText(this.work.cells[cell].source) !== src);
+  };
+
+  /** Runs `body` with a candidate applied, then puts the code back as it was. */
+  async trying<T>(c: Candidate, body: () => Promise<T>): Promise<T> {
+    const saved = { work: this.work, runOrder: this.runOrder };
+    this.work = withSources(this.work, applyEdits(this.work, c.patch.edits).sources);
+    if (c.order) this.runOrder = c.order;
+    try {
+      return await body();
+    } finally {
+      this.work = saved.work;
+      this.runOrder = saved.runOrder;
+    }
+  }
+
+  apply(patch: Patch, step: number, trigger: string, error?: { ename: string; evalue: string }, extra: Partial<FixRecord> & { order?: number[] } = {}): FixRecord {
+    const { order, ...more } = extra;
+    this.tried.add(candidateKey({ label: '', patch, ...(order ? { order } : {}) }));
+    if (order) this.runOrder = order;
+    const { sources } = applyEdits(this.work, patch.edits);
+    const changes = [...sources].map(([cell, after]) => ({ cell, before: sourceText(this.work.cells[cell].source), after }));
+    this.work = withSources(this.work, sources);
+    const source = patch.source.kind === 'rule' ? patch.source.ruleIds.join('+') : patch.source.model;
+    const cells = [...sources.keys()].sort((a, b) => a - b);
+    const fix: FixRecord = { step, type: patch.fixType, source, sourceKind: patch.source.kind, cell: cells[0] ?? -1, cells, summary: patch.summary, trigger, ...more };
+    if (step > 0) {
+      this.fixes += 1;
+      this.attempts.push({ fixType: patch.fixType, source, cells, summary: patch.summary, outcome: 'pending' });
+    }
+    this.emit({ type: 'fix', fix, edits: patch.edits, changes, ...(error ? { error } : {}) });
+    return fix;
+  }
+
+  /** Rejected before running: never proposed again. */
+  reject(patch: Patch): void {
+    this.tried.add(candidateKey({ label: '', patch }));
+  }
+
+  /** Rules are trusted to be syntactically safe only in what they add; LLM patches were checked by proposePatch. */
+  async check(patch: Patch, forbiddenPaths: string[]): Promise<ValidationResult> {
+    const check = await validatePatch(patch, this.work, { forbiddenPaths });
+    if (check.ok || patch.source.kind !== 'rule') return check;
+    // A rule may fix one Python 2 construct in a cell that still has others: judge it on what it added.
+    const stillBroken = await Promise.all(patch.edits.map(async (e) => (await syntaxProblems(sourceText(this.work.cells[e.cell].source), e.cell)).length > 0));
+    check.problems = check.problems.filter((p) => !((p.kind === 'syntax' || p.kind === 'python2') && stillBroken.some(Boolean)));
+    check.reasons = check.problems.map((p) => (p.cell >= 0 ? `cell ${p.cell}: ${p.message}` : p.message));
+    check.ok = check.problems.length === 0;
+    return check;
+  }
+}
+
+/** A copy of the notebook with these cells' sources replaced. */
+function withSources(nb: Notebook, sources: Map<number, string>): Notebook {
+  const out = structuredClone(nb);
+  for (const [cell, src] of sources) out.cells[cell].source = toLines(src);
+  return out;
+}

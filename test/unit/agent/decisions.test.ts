@@ -1,0 +1,60 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { attemptOutcome, needsRecheck, nextMove, runModeFor, stuckStop } from '../../../src/agent/decisions.js';
+import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
+import type { FixDiagnosis } from '../../../src/agent/fixers.js';
+import type { RunState } from '../../../src/agent/environment.js';
+import type { RuleFinding } from '../../../src/fixers/rules/index.js';
+
+const err: FixDiagnosis = { kind: 'fix', fixType: 'error-repair', cell: 2, error: { ename: 'ModuleNotFoundError', evalue: "No module named 'xgboost'", traceback: [] }, signature: 's', why: 'ModuleNotFoundError' };
+const drift: FixDiagnosis = { kind: 'fix', fixType: 'score-calibration', cell: 3, signature: 'd', why: 'value drifted' };
+const base = { llm: true, budgets: DEFAULT_BUDGETS, fixes: 0, spentUsd: 0, startedAt: Date.now() };
+const state = (over: Partial<RunState> = {}): RunState => ({ notebook: { cells: [] } as any, cells: [], ran: [], status: 'ok', complete: true, fresh: true, ...over });
+
+describe('loop decisions', () => {
+  it('runModeFor: a reordered notebook is never re-run incrementally', () => {
+    assert.deepEqual(runModeFor('incremental', 4, false), { mode: 'incremental', fromCell: 4 });
+    assert.deepEqual(runModeFor('incremental', 4, true), { mode: 'full', fromCell: 0 });
+    assert.deepEqual(runModeFor('final', 0, true), { mode: 'final', fromCell: 0 });
+  });
+
+  it('nextMove: the same problem again escalates once with an LLM, stops without one or after escalation', () => {
+    assert.deepEqual(nextMove({ ...base, diagnosis: err }), { kind: 'fix', escalate: false });
+    assert.deepEqual(nextMove({ ...base, diagnosis: err, repeat: 'escalate' }), { kind: 'fix', escalate: true });
+    assert.equal(nextMove({ ...base, llm: false, diagnosis: err, repeat: 'escalate' }).kind, 'stop');
+    const s = nextMove({ ...base, diagnosis: err, repeat: 'stop' });
+    assert.equal(s.kind === 'stop' && s.stop.reason, 'no-progress');
+  });
+
+  it('nextMove: budgets in order fixes, spend, wall time', () => {
+    const r = (x: Partial<typeof base>) => { const m = nextMove({ ...base, ...x, diagnosis: err }); return m.kind === 'stop' ? m.stop.reason : m.kind; };
+    assert.equal(r({ fixes: 16 }), 'max-fixes');
+    assert.equal(r({ spentUsd: 1 }), 'spend-cap');
+    assert.equal(r({ startedAt: Date.now() - 3_600_001 }), 'max-wall-time');
+    assert.equal(r({}), 'fix');
+  });
+
+  it('needsRecheck: only a drift on a clean fresh run, once per code version', () => {
+    assert.equal(needsRecheck(drift, state(), 'k1', undefined), true);
+    assert.equal(needsRecheck(drift, state(), 'k1', 'k1'), false);
+    assert.equal(needsRecheck(drift, state({ fresh: false }), 'k1', undefined), false);
+    assert.equal(needsRecheck(err, state(), 'k1', undefined), false);
+    assert.equal(needsRecheck({ kind: 'done' }, state(), 'k1', undefined), false);
+  });
+
+  it('attemptOutcome says what the next run showed', () => {
+    assert.deepEqual(attemptOutcome({ kind: 'done' }), { attempt: 'fixed: the run is clean and matches', fix: 'clean' });
+    assert.equal(attemptOutcome(drift).fix, 'value drifted');
+  });
+
+  it('stuckStop: a library the environment lacks or an input the data lacks is unfixable; else no-fix-available', () => {
+    const finding = { cell: 2, ruleId: 'env-unavailable-library', message: 'xgboost is not in the environment', autoFixable: false } as RuleFinding;
+    const common = { dataFiles: ['train.csv'], hasData: true, llm: { enabled: false, reason: 'no key' } };
+    assert.deepEqual(stuckStop({ ...common, diagnosis: err, findings: [finding] }), { reason: 'unfixable', detail: 'xgboost is not in the environment' });
+    const missing: FixDiagnosis = { ...err, error: { ename: 'FileNotFoundError', evalue: "[Errno 2] No such file or directory: '../input/test.csv'", traceback: [] } };
+    assert.equal(stuckStop({ ...common, diagnosis: missing, findings: [] }).reason, 'unfixable');
+    const other = stuckStop({ ...common, diagnosis: drift, findings: [] });
+    assert.equal(other.reason, 'no-fix-available');
+    assert.match(other.detail, /rules only: no key/);
+  });
+});

@@ -1,0 +1,140 @@
+/** The loop's paths against a scripted Environment and scripted fixers: no sandbox, no kernel. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeNotebook } from '../../support/notebooks.js';
+import { sourceText, type Notebook } from '../../../src/core/notebook.js';
+import { judge } from '../../../src/agent/oracle.js';
+import { DEFAULT_BUDGETS, type Budgets } from '../../../src/agent/budgets.js';
+import { DEFAULT_VERIFY_LIMITS } from '../../../src/agent/generate-verify.js';
+import { modernizationLoop, type LoopInput, type LoopOutcome } from '../../../src/agent/loop.js';
+import type { AgentEvent } from '../../../src/agent/events.js';
+import type { Fixer } from '../../../src/agent/fixers.js';
+import { TrajectoryEvent } from '../../../src/core/trajectory-schema.js';
+import { FakeEnvironment, replaceCell, scriptedFixer, type Behaviour } from './fake-environment.js';
+
+const nameError = { error: { ename: 'NameError', evalue: "name 'broken' is not defined" } };
+/** `broken...` raises; `print N` prints N; anything else runs quietly. */
+const simple = (src: string): Behaviour => (src.startsWith('broken') ? nameError : src.startsWith('print ') ? { stdout: `${src.slice(6)}\n` } : undefined);
+
+async function run(nb: Notebook, env: FakeEnvironment, fixers: Fixer[], extra: Partial<LoopInput> = {}, budgets: Partial<Budgets> = {}) {
+  const events: AgentEvent[] = [];
+  const stream = modernizationLoop({
+    original: nb, work: nb, environment: env, fixers, budgets: { ...DEFAULT_BUDGETS, ...budgets }, spentUsd: () => 0, startedAt: Date.now(),
+    incremental: true, verifyLimits: DEFAULT_VERIFY_LIMITS, forbiddenPaths: [],
+    judge: (executed) => judge({ original: nb, current: executed }),
+    stuck: { findings: [], dataFiles: [], hasData: false, llm: { enabled: fixers.some((f) => f.name === 'llm'), reason: 'test' } },
+    ...extra,
+  });
+  let out: LoopOutcome;
+  for (let r = await stream.next(); ; r = await stream.next()) {
+    if (r.done) {
+      out = r.value;
+      break;
+    }
+    events.push(r.value);
+  }
+  for (const e of events) if (e.type !== 'exec') assert.ok(TrajectoryEvent.safeParse(JSON.parse(JSON.stringify(e))).success, `event ${e.type} fits the trajectory schema`);
+  return { out, events, types: events.filter((e) => e.type !== 'exec').map((e) => e.type) };
+}
+
+describe('modernizationLoop (fake environment)', () => {
+  it('reproduces after a patch: incremental re-run from the patched cell, then a final clean run decides', async () => {
+    const nb = makeNotebook(['a = 1', 'broken()', 'b = 2']);
+    const env = new FakeEnvironment(simple);
+    const { out, events } = await run(nb, env, [scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(1, 'fixed()') }])]);
+    assert.equal(out.stop.reason, 'reproduced');
+    assert.deepEqual(env.runs.map((r) => [r.mode, r.fromCell]), [['full', 0], ['incremental', 1], ['final', 0]]);
+    const verdict = events.find((e) => e.type === 'verdict');
+    assert.equal(verdict?.type === 'verdict' && verdict.verdict.verdict, 'reproduced');
+    const fix = events.find((e) => e.type === 'fix');
+    assert.deepEqual(fix?.type === 'fix' && fix.changes, [{ cell: 1, before: 'broken()', after: 'fixed()' }]);
+    assert.equal(sourceText(out.final!.executed.cells[1].source), 'fixed()');
+  });
+
+  it('a clean first run needs no fix and no second run', async () => {
+    const env = new FakeEnvironment(simple);
+    const { out, types } = await run(makeNotebook(['a = 1']), env, []);
+    assert.equal(out.stop.reason, 'reproduced');
+    assert.equal(env.runs.length, 1);
+    assert.deepEqual(types, ['run', 'execution', 'diagnosis', 'stop', 'verdict']);
+  });
+
+  it('stops with no-fix-available, naming rules-only, when no fixer proposes', async () => {
+    const { out } = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [scriptedFixer('rules', [])]);
+    assert.equal(out.stop.reason, 'no-fix-available');
+    assert.match(out.stop.detail, /rules only: test/);
+  });
+
+  it('stops with no-progress when the same problem survives two patches (no LLM to escalate to)', async () => {
+    const fixer = scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(0, 'broken(1)') }, { kind: 'patch', patch: replaceCell(0, 'broken(2)') }]);
+    const { out } = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [fixer]);
+    assert.equal(out.stop.reason, 'no-progress');
+  });
+
+  it('escalates once to the LLM (rules skipped, escalate set), then stops', async () => {
+    const rules = scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(0, 'broken(1)') }, (p) => (p.escalate ? undefined : { kind: 'patch', patch: replaceCell(0, 'broken(x)') })]);
+    const llm = scriptedFixer('llm', [(p) => ({ kind: 'patch', patch: replaceCell(0, p.escalate ? 'broken(3)' : 'broken(2)', 'llm') })]);
+    const { out } = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [rules, llm]);
+    assert.equal(out.stop.reason, 'no-progress');
+    assert.ok(llm.seen.some((p) => p.escalate), 'the LLM was asked with escalate');
+  });
+
+  it('max-fixes is checked before proposing', async () => {
+    const env = new FakeEnvironment((src) => (src.startsWith('broken') ? nameError : undefined));
+    const fixer = scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(0, 'ok()') }]);
+    const { out } = await run(makeNotebook(['broken()', 'broken()']), env, [fixer], {}, { maxFixes: 1 });
+    assert.equal(out.stop.reason, 'max-fixes');
+  });
+
+  it('the spend cap stops the loop before any fixer is asked', async () => {
+    const fixer = scriptedFixer('llm', []);
+    const { out } = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [fixer], { spentUsd: () => 2 }, { spendCapUsd: 1 });
+    assert.equal(out.stop.reason, 'spend-cap');
+    assert.equal(fixer.seen.length, 0);
+  });
+
+  it('a fixer can stop the loop with a typed reason (the LLM failed)', async () => {
+    const { out } = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [scriptedFixer('llm', [{ kind: 'stop', reason: 'llm-error', detail: 'HTTP 500' }])]);
+    assert.deepEqual(out.stop, { reason: 'llm-error', detail: 'HTTP 500' });
+  });
+
+  it('generate and verify: the candidate that runs is kept, the other recorded as a trial', async () => {
+    const cands = [{ label: 'bad', patch: replaceCell(1, 'broken(again)') }, { label: 'good', patch: replaceCell(1, 'ok()') }];
+    const fixer = scriptedFixer('rules', [{ kind: 'candidates', candidates: cands, accept: () => true, rank: (s) => ({ rank: s.cells.some((c) => c.error) ? 'same-error' : 'agrees', detail: '', compared: 0, drifted: 0, cellExecutions: 1, reached: Infinity }) }]);
+    const { out, events } = await run(makeNotebook(['a = 1', 'broken()']), new FakeEnvironment(simple), [fixer]);
+    assert.equal(out.stop.reason, 'reproduced');
+    assert.equal(events.filter((e) => e.type === 'candidate').length, 2);
+    const verify = events.find((e) => e.type === 'verify');
+    assert.equal(verify?.type === 'verify' && verify.kept, 1);
+    const fix = events.find((e) => e.type === 'fix');
+    assert.deepEqual(fix?.type === 'fix' && fix.fix.candidates?.map((c) => [c.label, c.kept]), [['bad', false], ['good', true]]);
+  });
+
+  it('rejects an invalid LLM patch before running it', async () => {
+    const fixer = scriptedFixer('llm', [{ kind: 'patch', patch: replaceCell(0, 'def (:', 'llm') }]);
+    const env = new FakeEnvironment(simple);
+    const { out, types } = await run(makeNotebook(['broken()']), env, [fixer]);
+    assert.ok(types.includes('rejected'));
+    assert.equal(out.stop.reason, 'no-fix-available');
+    assert.equal(env.runs.length, 1, 'the rejected patch never ran');
+  });
+
+  it('a drift on a clean run is checked by a second run on the re-seeded kernel: values that differ are not judged', async () => {
+    const original = makeNotebook(['print 0.81']);
+    (original.cells[0] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '0.81\n' }];
+    const env = new FakeEnvironment((_src, _cell, runNo) => ({ stdout: runNo === 0 ? '0.52\n' : '0.64\n' }));
+    const { out, types } = await run(original, env, []);
+    assert.equal(env.runs[1]?.kernel, 'python3-hashseed1');
+    assert.ok(types.includes('rerun'));
+    assert.equal(out.stop.reason, 'reproduced');
+  });
+
+  it('a failing environment ends with sandbox-error; an aborted signal with interrupted', async () => {
+    const env = new FakeEnvironment(simple);
+    env.failWith = new Error('the sandbox died');
+    assert.equal((await run(makeNotebook(['a = 1']), env, [])).out.stop.reason, 'sandbox-error');
+    const ac = new AbortController();
+    ac.abort();
+    assert.equal((await run(makeNotebook(['a = 1']), new FakeEnvironment(simple), [], { signal: ac.signal })).out.stop.reason, 'interrupted');
+  });
+});
