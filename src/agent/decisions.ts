@@ -77,5 +77,15 @@ export function stuckStop(input: {
   if (absent && !absent.write && input.hasData) {
     return { reason: 'unfixable', detail: `the notebook reads ${absent.path}, which the data provided does not hold (data files: ${input.dataFiles.join(', ') || 'none'}); an input this run does not have` };
   }
+  // The notebook downloads something (a dataset, a page): runs have no network, by design.
+  if (d.error && needsNetwork(d.error)) {
+    return { reason: 'unfixable', detail: `cell ${d.cell} reaches for the internet (${d.error.ename}: ${d.error.evalue.slice(0, 120)}); runs have no network, so what it downloads is an input this run does not have` };
+  }
   return { reason: 'no-fix-available', detail: `${input.llm.enabled ? 'no fixer' : 'no rule (rules only: ' + input.llm.reason + ')'} proposes a patch for cell ${d.cell}: ${d.why}` };
+}
+
+/** A failure to reach a host: name resolution, refused or unreachable network, in urllib, requests or sockets. */
+export function needsNetwork(e: { ename: string; evalue: string }): boolean {
+  if (/^(URLError|gaierror|ConnectionError|ConnectTimeout|MaxRetryError|NewConnectionError|ProxyError)$/.test(e.ename)) return true;
+  return /Temporary failure in name resolution|Name or service not known|Network is unreachable|nodename nor servname|Failed to establish a new connection|No address associated with hostname/.test(e.evalue);
 }

@@ -53,6 +53,10 @@ describe('loop decisions', () => {
     assert.deepEqual(stuckStop({ ...common, diagnosis: err, findings: [finding] }), { reason: 'unfixable', detail: 'xgboost is not in the environment' });
     const missing: FixDiagnosis = { ...err, error: { ename: 'FileNotFoundError', evalue: "[Errno 2] No such file or directory: '../input/test.csv'", traceback: [] } };
     assert.equal(stuckStop({ ...common, diagnosis: missing, findings: [] }).reason, 'unfixable');
+    const offline: FixDiagnosis = { ...err, error: { ename: 'URLError', evalue: '<urlopen error [Errno -3] Temporary failure in name resolution>', traceback: [] } };
+    const net = stuckStop({ ...common, diagnosis: offline, findings: [] });
+    assert.equal(net.reason, 'unfixable');
+    assert.match(net.detail, /no network/);
     const other = stuckStop({ ...common, diagnosis: drift, findings: [] });
     assert.equal(other.reason, 'no-fix-available');
     assert.match(other.detail, /rules only: no key/);
