@@ -21,6 +21,33 @@ function withImport(ref: { edit?: TextEdit }, edits: TextEdit[]): TextEdit[] {
   return ref.edit ? [...edits, ref.edit] : edits;
 }
 
+/**
+ * For rules fired by a runtime error matching `re`: a test that a node spans a line of the traceback's
+ * frames in this cell (any line when the traceback named none); undefined when the run said something else.
+ */
+function onErrorLine(ctx: CellContext, re: RegExp): ((n: SyntaxNode) => boolean) | undefined {
+  const rt = ctx.nb.info.runtime;
+  if (!rt || !re.test(rt.evalue)) return undefined;
+  const lines = rt.frames.filter((f) => f.cell === ctx.index).map((f) => f.line);
+  return (n) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+}
+
+/** Names every assignment of which (`x = <right>`, anywhere in the notebook) satisfies `test`. */
+function namesOnlyAssigned(ctx: CellContext, key: string, test: (right: SyntaxNode, cell: number) => boolean): Set<string> {
+  return ctx.nb.memo(key, () => {
+    const seen = new Map<string, boolean>();
+    for (const c of ctx.nb.cells) {
+      for (const a of c.idx.byType.get('assignment') ?? []) {
+        const l = a.childForFieldName('left');
+        const r = a.childForFieldName('right');
+        if (l?.type !== 'identifier' || !r) continue;
+        seen.set(l.text, (seen.get(l.text) ?? true) && test(r, c.index));
+      }
+    }
+    return new Set([...seen].filter(([, v]) => v).map(([k]) => k));
+  });
+}
+
 const ix = rule({
   id: 'pandas-ix',
   triggers: ['ix'],
@@ -1298,10 +1325,8 @@ const numericOnlyAtError = rule({
     context: { runtime: { ename: 'TypeError', evalue: 'agg function failed [how->mean,dtype->object]' } },
   }],
   *find(ctx) {
-    const rt = ctx.nb.info.runtime;
-    if (!rt || !AGG_FAILED.test(rt.evalue)) return;
-    const lines = rt.frames.filter((f) => f.cell === ctx.index).map((f) => f.line);
-    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+    const onLine = onErrorLine(ctx, AGG_FAILED);
+    if (!onLine) return;
     for (const { call, name } of ctx.methodCalls([...NUMERIC_REDUCTIONS, ...BY_NAME])) {
       const args = callArgs(call);
       if (!args || args.splat || args.keywords.has('numeric_only') || !onLine(call)) continue;
@@ -1601,10 +1626,148 @@ const multidimIndex = rule({
   },
 });
 
+
+const TUPLE_SUBSET = /Cannot subset columns with a tuple with more than one element/;
+
+/** `X.groupby(...)`, or a name only ever assigned from one (`g = df.groupby('k')`). */
+function isGroupByExpr(ctx: CellContext, node: SyntaxNode): boolean {
+  if (node.type === 'call') return methodCall(node)?.name === 'groupby';
+  if (node.type !== 'identifier') return false;
+  return namesOnlyAssigned(ctx, 'groupby-names', (r) => r.type === 'call' && methodCall(r)?.name === 'groupby').has(node.text);
+}
+
+const groupbyTupleColumns = rule({
+  id: 'pandas-groupby-tuple-columns',
+  library: 'pandas',
+  title: "groupby(...)['a', 'b'] (columns as a tuple)",
+  old: "df.groupby('k')['a', 'b'].mean()",
+  new: "df.groupby('k')[['a', 'b']].mean()",
+  removedIn: '2.0',
+  deprecatedIn: '1.0',
+  errors: [err('ValueError', TUPLE_SUBSET)],
+  link: PD20,
+  message: "selecting several columns of a groupby with a tuple (g['a', 'b']) was removed in pandas 2.0; use a list: g[['a', 'b']]",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'a': [1.0, 3.0, 5.0], 'b': [2, 4, 6]})\ng = df.groupby('k')\nprint(df.groupby('k')['a', 'b'].max().to_dict('list'), g['a', 'b'].sum().shape)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'a': [1.0, 3.0, 5.0], 'b': [2, 4, 6]})\ng = df.groupby('k')\nprint(df.groupby('k')[['a', 'b']].max().to_dict('list'), g[['a', 'b']].sum().shape)",
+    expect: "{'a': [3.0, 5.0], 'b': [4, 6]} (2, 2)",
+    beforeError: 'ValueError',
+  }, {
+    // A groupby the static scan cannot see (a parameter): the error names the line.
+    before: "import pandas as pd\ndef summary(gb):\n    return gb['a', 'b'].max()\nprint(summary(pd.DataFrame({'k': [1, 1], 'a': [1, 2], 'b': [3, 4]}).groupby('k')).values.tolist())",
+    after: "import pandas as pd\ndef summary(gb):\n    return gb[['a', 'b']].max()\nprint(summary(pd.DataFrame({'k': [1, 1], 'a': [1, 2], 'b': [3, 4]}).groupby('k')).values.tolist())",
+    expect: '[[2, 4]]',
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'Cannot subset columns with a tuple with more than one element. Use a list instead.' } },
+  }],
+  *find(ctx) {
+    const errorLine = onErrorLine(ctx, TUPLE_SUBSET);
+    const onLine = (n: SyntaxNode) => !!errorLine && errorLine(n);
+    for (const sub of ctx.nodes('subscript')) {
+      const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+      if (keys.length < 2 || keys.some((k) => k.type === 'slice')) continue;
+      const last = keys[keys.length - 1];
+      if (last.nextSibling?.type === ',') continue;
+      const v = sub.childForFieldName('value');
+      if (!v) continue;
+      const strings = keys.every((k) => stringValue(k) !== undefined);
+      if (!isGroupByExpr(ctx, v) && !(strings && onLine(sub))) continue;
+      yield { node: sub, edits: [{ start: keys[0].startIndex, end: keys[0].startIndex, text: '[' }, { start: last.endIndex, end: last.endIndex, text: ']' }] };
+    }
+  },
+});
+
+const SERIES_RESULT_METHODS = new Set(['value_counts', 'mean', 'median', 'sum', 'count', 'size', 'max', 'min', 'std', 'var',
+  'nunique', 'cumsum', 'diff', 'pct_change', 'sort_values', 'head', 'tail', 'dropna', 'fillna', 'abs', 'round', 'rank',
+  'map', 'astype', 'isnull', 'isna', 'notnull', 'notna', 'corrwith', 'apply', 'agg', 'aggregate', 'prod', 'skew', 'kurt']);
+const NOT_PANDAS_ATTRS = new Set(['values', 'shape', 'columns', 'index', 'dtypes', 'str', 'dt', 'T', 'size', 'ndim', 'array']);
+
+/** A pandas object or groupby, through chains of pandas methods, column access and selections. */
+function isPandasChain(ctx: CellContext, node: SyntaxNode): boolean {
+  if (ctx.nb.isPandasExpr(node, ctx.index) || isGroupByExpr(ctx, node)) return true;
+  if (node.type === 'call') {
+    const m = methodCall(node);
+    return !!m && (SERIES_RESULT_METHODS.has(m.name) || m.name === 'groupby') && isPandasChain(ctx, m.recv);
+  }
+  if (node.type === 'attribute') {
+    const obj = node.childForFieldName('object');
+    return !!obj && !NOT_PANDAS_ATTRS.has(node.childForFieldName('attribute')?.text ?? '') && isPandasChain(ctx, obj);
+  }
+  if (node.type === 'subscript') {
+    const v = node.childForFieldName('value');
+    return !!v && isPandasChain(ctx, v);
+  }
+  return false;
+}
+
+const seriesArgmaxLabel = rule({
+  id: 'pandas-series-argmax-label',
+  triggers: ['argmax', 'argmin'],
+  library: 'pandas',
+  title: 'Series.argmax / argmin returned the label',
+  old: 's.value_counts().argmax()',
+  new: 's.value_counts().idxmax()',
+  kind: 'score-calibration',
+  changedIn: '1.0',
+  errors: [],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#deprecations',
+  message: 'Series.argmax/argmin were aliases of idxmax/idxmin (they returned the index label) until pandas 1.0, where they became positional: idxmax/idxmin keep the old result',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'port': ['S', 'C', 'S', None], 'fare': [7.0, 70.0, 8.0, 9.0]}, index=[10, 11, 12, 13])\nmode = df.port.value_counts().argmax()\nprint(mode, df['fare'].argmax(), df.groupby('port').fare.mean().argmin())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'port': ['S', 'C', 'S', None], 'fare': [7.0, 70.0, 8.0, 9.0]}, index=[10, 11, 12, 13])\nmode = df.port.value_counts().idxmax()\nprint(mode, df['fare'].idxmax(), df.groupby('port').fare.mean().idxmin())",
+    expect: 'S 11 S',
+    beforeOutcome: 'differs',
+    context: { era: { versions: { pandas: '0.23.4' } } },
+  }],
+  *find(ctx) {
+    if (!ctx.nb.info.era.predates('pandas', '1.0')) return;
+    for (const { call, recv, name, nameNode } of ctx.methodCalls(['argmax', 'argmin'])) {
+      const args = callArgs(call);
+      if (!args || args.positional.length || args.splat || [...args.keywords.keys()].some((k) => k !== 'skipna')) continue;
+      if (!isPandasChain(ctx, recv) || ctx.nb.isDataFrameExpr(recv, ctx.index) || isGroupByExpr(ctx, recv)) continue;
+      yield { node: call, edits: [replaceNode(nameNode, name === 'argmax' ? 'idxmax' : 'idxmin')], message: `Series.${name} returned the index label until pandas 1.0 (now the position): idx${name.slice(3)} keeps the old result (${ctx.nb.info.era.why('pandas', '1.0')})` };
+    }
+  },
+});
+
+const datetimeIndexWeek = rule({
+  id: 'pandas-datetimeindex-week',
+  triggers: ['week', 'weekofyear'],
+  library: 'pandas',
+  title: 'DatetimeIndex.week / .weekofyear',
+  old: 'pd.DatetimeIndex(df.datetime).week',
+  new: "pd.DatetimeIndex(df.datetime).isocalendar().week.to_numpy('int64')",
+  removedIn: '2.0',
+  deprecatedIn: '1.1',
+  errors: [err('AttributeError', /'DatetimeIndex' object has no attribute '(week|weekofyear)'/)],
+  link: PD20,
+  message: "DatetimeIndex.week/.weekofyear were removed in pandas 2.0; isocalendar().week is a Series indexed by the dates (it would align on assignment), so take its values: .isocalendar().week.to_numpy('int64')",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'datetime': ['2011-01-08 10:00', '2011-03-01 01:00']})\ndf['week'] = pd.DatetimeIndex(df['datetime']).week\nidx = pd.DatetimeIndex(df.datetime)\nprint(df.week.tolist(), list(idx.weekofyear), df.week.dtype)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'datetime': ['2011-01-08 10:00', '2011-03-01 01:00']})\ndf['week'] = pd.DatetimeIndex(df['datetime']).isocalendar().week.to_numpy('int64')\nidx = pd.DatetimeIndex(df.datetime)\nprint(df.week.tolist(), list(idx.isocalendar().week.to_numpy('int64')), df.week.dtype)",
+    expect: '[1, 9] [np.int64(1), np.int64(9)] int64',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    const isDtiCall = (r: SyntaxNode, cell: number) => {
+      const fn = r.type === 'call' ? r.childForFieldName('function') : null;
+      return !!fn && ctx.nb.qname(fn, cell) === 'pandas.DatetimeIndex';
+    };
+    const dtiNames = namesOnlyAssigned(ctx, 'datetimeindex-names', isDtiCall);
+    for (const { node: a, nameNode: name, obj } of ctx.attributesNamed(['week', 'weekofyear'])) {
+      const isDti = isDtiCall(obj, ctx.index) || (obj.type === 'identifier' && dtiNames.has(obj.text)) ||
+        ctx.nb.evidenceType(obj, ctx.index) === 'DatetimeIndex';
+      if (!isDti) continue;
+      yield { node: a, edits: [replaceNode(name, "isocalendar().week.to_numpy('int64')")] };
+    }
+  },
+});
+
 export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
   seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
+  groupbyTupleColumns, seriesArgmaxLabel, datetimeIndexWeek,
 ];
 

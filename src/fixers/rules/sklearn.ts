@@ -201,6 +201,12 @@ const oldCvIterators = rule({
       beforeError: 'ModuleNotFoundError',
     },
     {
+      before: 'from sklearn.cross_validation import *\nfrom sklearn.dummy import DummyClassifier\nimport numpy as np\nX = np.arange(12)\ny = np.array([0, 1] * 6)\nkf = KFold(len(X), n_folds=3)\nfor tr, te in kf:\n    print(len(tr), end=" ")\nprint(len(cross_val_score(DummyClassifier(), X.reshape(-1, 1), y, cv=StratifiedKFold(y, n_folds=2))))',
+      after: 'from sklearn.model_selection import *\nfrom sklearn.dummy import DummyClassifier\nimport numpy as np\nX = np.arange(12)\ny = np.array([0, 1] * 6)\nkf = KFold(n_splits=3)\nfor tr, te in kf.split(range(len(X))):\n    print(len(tr), end=" ")\nprint(len(cross_val_score(DummyClassifier(), X.reshape(-1, 1), y, cv=StratifiedKFold(n_splits=2))))',
+      expect: '8 8 8 2',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
       before: 'from sklearn.model_selection import StratifiedKFold, cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=StratifiedKFold(y, n_folds=3))))',
       after: 'from sklearn.model_selection import StratifiedKFold, cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=StratifiedKFold(n_splits=3))))',
       expect: '3',
@@ -407,6 +413,11 @@ const imputer = rule({
     after: "import numpy as np\nfrom sklearn.preprocessing import StandardScaler\nfrom sklearn.impute import SimpleImputer as Imputer\nimp = Imputer(missing_values=np.nan, strategy='mean')\nprint(imp.fit_transform([[1.0], [np.nan], [3.0]]).ravel())",
     expect: '[1. 2. 3.]',
     beforeError: 'ImportError',
+  }, {
+    before: "import numpy as np\nfrom sklearn.preprocessing import *\nimp = Imputer(missing_values='NaN', strategy='median', axis=0)\nprint(imp.fit_transform([[1.0], [np.nan], [3.0], [4.0]]).ravel(), StandardScaler().fit_transform([[0.0], [2.0]]).ravel())",
+    after: "from sklearn.impute import SimpleImputer\nimport numpy as np\nfrom sklearn.preprocessing import *\nimp = SimpleImputer(missing_values=np.nan, strategy='median')\nprint(imp.fit_transform([[1.0], [np.nan], [3.0], [4.0]]).ravel(), StandardScaler().fit_transform([[0.0], [2.0]]).ravel())",
+    expect: '[1. 3. 3. 4.] [-1.  1.]',
+    beforeError: 'NameError',
   }],
   *find(ctx) {
     yield* moveImportedNames(ctx, 'sklearn.preprocessing', { Imputer: { module: 'sklearn.impute', name: 'SimpleImputer' } });
@@ -418,6 +429,10 @@ const imputer = rule({
       if (q !== 'sklearn.preprocessing.Imputer' && q !== 'sklearn.impute.SimpleImputer') continue;
       const args = callArgs(call)!;
       const edits: TextEdit[] = [];
+      // `from sklearn.preprocessing import *` brought Imputer in: name the new class and import it.
+      if (fn.type === 'identifier' && fn.text === 'Imputer' && !ctx.nb.binding('Imputer', ctx.index)) {
+        edits.push(replaceNode(fn, 'SimpleImputer'), ctx.importEdit('from sklearn.impute import SimpleImputer'));
+      }
       const axis = args.keywords.get('axis');
       if (axis) {
         if (kwValue(axis)?.text !== '0') { yield { node: call, message: 'Imputer(axis=1) imputed along rows; SimpleImputer only imputes columns: transpose the data (imp.fit_transform(X.T).T) instead' }; continue; }
@@ -717,7 +732,7 @@ const normalizeParam = rule({
   removedIn: '1.2',
   errors: [unexpectedKw('normalize')],
   link: WN('1.2', '#sklearn-linear-model'),
-  message: "normalize= was removed from linear models in scikit-learn 1.2: normalize=False is the default and is dropped; normalize=True has no exact replacement (scale the features with StandardScaler in a pipeline; regularised models need alpha adjusted)",
+  message: "normalize= was removed from linear models in scikit-learn 1.2: normalize=False is the default and is dropped, as is normalize=True in LinearRegression (least squares is scale-equivariant: same coef_ and predictions) or with fit_intercept=False (where it was ignored); in penalised models normalize=True has no exact replacement (scale the features with StandardScaler in a pipeline; regularised models need alpha adjusted)",
   fixtures: [
     {
       before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
@@ -726,18 +741,35 @@ const normalizeParam = rule({
       beforeError: 'TypeError',
     },
     {
-      before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=True).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
-      manual: 'from sklearn.linear_model import LinearRegression\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import StandardScaler\nm = make_pipeline(StandardScaler(), LinearRegression()).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
-      expect: '7.0',
+      before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=True).fit([[0, 10], [1, 30], [2, 20], [3, 50]], [1, 3, 5, 8])\nprint(m.predict([[4, 40]]).round(6).tolist(), m.coef_.round(6).tolist(), round(m.intercept_, 6))',
+      after: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression().fit([[0, 10], [1, 30], [2, 20], [3, 50]], [1, 3, 5, 8])\nprint(m.predict([[4, 40]]).round(6).tolist(), m.coef_.round(6).tolist(), round(m.intercept_, 6))',
+      expect: '[9.666667] [2.055556, 0.022222] 0.555556',
+      beforeError: 'TypeError',
+    },
+    {
+      before: 'from sklearn.linear_model import Ridge\nm = Ridge(alpha=1.0, normalize=True, fit_intercept=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
+      after: 'from sklearn.linear_model import Ridge\nm = Ridge(alpha=1.0, fit_intercept=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
+      expect: '2.167',
+      beforeError: 'TypeError',
+    },
+    {
+      before: 'from sklearn.linear_model import Lasso\nm = Lasso(alpha=0.1, normalize=True).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
+      manual: 'from sklearn.linear_model import Lasso\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import StandardScaler\nm = make_pipeline(StandardScaler(), Lasso(alpha=0.1)).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 1))',
+      expect: '6.8',
       beforeError: 'TypeError',
     },
   ],
   *find(ctx) {
-    for (const { call, args } of sklearnCalls(ctx, LINEAR_NORMALIZE)) {
+    for (const { call, name, args } of sklearnCalls(ctx, LINEAR_NORMALIZE)) {
       const kw = args.keywords.get('normalize');
       if (!kw) continue;
-      if (kwValue(kw)?.type === 'false') yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
-      else yield { node: call };
+      // normalize=False is the default. Ordinary least squares is scale-equivariant: the old fit centred and
+      // scaled X, solved, and rescaled coef_ back, so predictions, coef_ and intercept_ are those of the plain fit.
+      // Any model ignored normalize when fit_intercept=False.
+      const noIntercept = kwValue(args.keywords.get('fit_intercept'))?.type === 'false';
+      if (kwValue(kw)?.type === 'false' || name === 'LinearRegression' || noIntercept) {
+        yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
+      } else yield { node: call };
     }
   },
 });
