@@ -1599,6 +1599,8 @@ const valueCountsNames = rule({
   },
 });
 
+const MULTIDIM = /Multi-dimensional indexing \(e\.g\. `obj\[:, None\]`\) is no longer supported/;
+
 const multidimIndex = rule({
   id: 'pandas-series-multidim-indexing',
   library: 'pandas',
@@ -1606,7 +1608,7 @@ const multidimIndex = rule({
   old: "df['y'][:, np.newaxis]",
   new: "df['y'].to_numpy()[:, np.newaxis]",
   removedIn: '2.0',
-  errors: [err('ValueError', /Multi-dimensional indexing \(e\.g\. `obj\[:, None\]`\) is no longer supported/)],
+  errors: [err('ValueError', MULTIDIM)],
   link: PD20,
   message: 'indexing a Series like a 2-D array was removed in pandas 2.0; convert to a numpy array first (the old result was that array)',
   fixtures: [{
@@ -1614,14 +1616,31 @@ const multidimIndex = rule({
     after: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'y': [1.0, 2.0]})\nprint(df['y'].to_numpy()[:, np.newaxis].shape, df.y.to_numpy()[:, None].shape)",
     expect: '(2, 1) (2, 1)',
     beforeError: 'ValueError',
+  }, {
+    // A Series the static scan cannot see (a function's parameter): the error names the line; np.asarray
+    // is exact for a Series and for an array alike.
+    before: "import numpy as np\nimport pandas as pd\ndef col(df, c):\n    return df[c][:, np.newaxis]\nprint(col(pd.DataFrame({'y': [1.0, 2.0]}), 'y').tolist())",
+    after: "import numpy as np\nimport pandas as pd\ndef col(df, c):\n    return np.asarray(df[c])[:, np.newaxis]\nprint(col(pd.DataFrame({'y': [1.0, 2.0]}), 'y').tolist())",
+    expect: '[[1.0], [2.0]]',
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'Multi-dimensional indexing (e.g. `obj[:, None]`) is no longer supported. Convert to a numpy array before indexing instead.' } },
   }],
   *find(ctx) {
+    const onLine = onErrorLine(ctx, MULTIDIM);
     for (const sub of ctx.nodes('subscript')) {
       const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
       if (keys.length < 2 || !keys.some((k) => k.type === 'none' || ctx.qname(k) === 'numpy.newaxis')) continue;
       const v = sub.childForFieldName('value');
-      if (!v || !ctx.nb.isPandasExpr(v, ctx.index) || ctx.nb.isDataFrameExpr(v, ctx.index)) continue;
-      yield { node: sub, edits: [{ start: v.endIndex, end: v.endIndex, text: '.to_numpy()' }] };
+      if (!v) continue;
+      if (ctx.nb.isPandasExpr(v, ctx.index) && !ctx.nb.isDataFrameExpr(v, ctx.index)) {
+        yield { node: sub, edits: [{ start: v.endIndex, end: v.endIndex, text: '.to_numpy()' }] };
+        continue;
+      }
+      const fn = v.type === 'call' ? v.childForFieldName('function') : null;
+      if (!onLine?.(sub) || (fn && ctx.qname(fn) === 'numpy.asarray')) continue;
+      const np = ctx.moduleRef('numpy', 'np');
+      if (!np) continue;
+      yield { node: sub, edits: [replaceNode(v, `${np.name}.asarray(${v.text})`), ...(np.edit ? [np.edit] : [])] };
     }
   },
 });
@@ -1755,6 +1774,8 @@ const datetimeIndexWeek = rule({
     };
     const dtiNames = namesOnlyAssigned(ctx, 'datetimeindex-names', isDtiCall);
     for (const { node: a, nameNode: name, obj } of ctx.attributesNamed(['week', 'weekofyear'])) {
+      // Already rewritten (the run's error still names this line): `x.isocalendar().week`.
+      if (obj.type === 'call' && methodCall(obj)?.name === 'isocalendar') continue;
       const isDti = isDtiCall(obj, ctx.index) || (obj.type === 'identifier' && dtiNames.has(obj.text)) ||
         ctx.nb.evidenceType(obj, ctx.index) === 'DatetimeIndex';
       if (!isDti) continue;

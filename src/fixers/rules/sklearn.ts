@@ -935,6 +935,23 @@ const OLD_ORDER: Record<string, { names: string[]; keep: number }> = {
   GridSearchCV: { names: ['estimator', 'param_grid', 'scoring'], keep: 2 },
   RandomizedSearchCV: { names: ['estimator', 'param_distributions', 'n_iter', 'scoring'], keep: 2 },
   QuadraticDiscriminantAnalysis: { names: ['priors', 'reg_param', 'store_covariance', 'tol'], keep: 0 },
+  // Functions (0.19 signatures; keyword-only since 1.0). validation_curve stops at param_range: the old
+  // sklearn.learning_curve version had no groups= after it.
+  validation_curve: { names: ['estimator', 'X', 'y', 'param_name', 'param_range'], keep: 3 },
+  confusion_matrix: { names: ['y_true', 'y_pred', 'labels', 'sample_weight'], keep: 2 },
+  classification_report: { names: ['y_true', 'y_pred', 'labels', 'target_names', 'sample_weight', 'digits'], keep: 2 },
+  accuracy_score: { names: ['y_true', 'y_pred', 'normalize', 'sample_weight'], keep: 2 },
+  f1_score: { names: ['y_true', 'y_pred', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  precision_score: { names: ['y_true', 'y_pred', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  recall_score: { names: ['y_true', 'y_pred', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  fbeta_score: { names: ['y_true', 'y_pred', 'beta', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  roc_auc_score: { names: ['y_true', 'y_score', 'average', 'sample_weight'], keep: 2 },
+  roc_curve: { names: ['y_true', 'y_score', 'pos_label', 'sample_weight', 'drop_intermediate'], keep: 2 },
+  precision_recall_curve: { names: ['y_true', 'probas_pred', 'pos_label', 'sample_weight'], keep: 2 },
+  mean_squared_error: { names: ['y_true', 'y_pred', 'sample_weight', 'multioutput'], keep: 2 },
+  mean_absolute_error: { names: ['y_true', 'y_pred', 'sample_weight', 'multioutput'], keep: 2 },
+  log_loss: { names: ['y_true', 'y_pred', 'eps', 'normalize', 'sample_weight', 'labels'], keep: 2 },
+  make_scorer: { names: ['score_func', 'greater_is_better', 'needs_proba', 'needs_threshold'], keep: 1 },
 };
 
 const positionalParams = rule({
@@ -945,13 +962,23 @@ const positionalParams = rule({
   old: "SVC(1.0, 'rbf')",
   new: "SVC(C=1.0, kernel='rbf')",
   removedIn: '1.0',
-  errors: [err('TypeError', /__init__\(\) takes (from \d+ to \d+|\d+) positional arguments? but \d+ were given/)],
+  errors: [err('TypeError', /__init__\(\) takes (from \d+ to \d+|\d+) positional arguments? but \d+ were given|^too many positional arguments$/)],
   link: WN('0.23', '#enforcing-keyword-only-arguments'),
-  message: 'estimator parameters are keyword-only since scikit-learn 1.0; name them',
+  message: 'estimator parameters (and the optional arguments of metrics and validation_curve) are keyword-only since scikit-learn 1.0; name them',
   fixtures: [{
     before: "from sklearn.svm import SVC\nfrom sklearn.ensemble import RandomForestClassifier\nm = SVC(10.0, 'linear')\nr = RandomForestClassifier(5, 'entropy')\nprint(m.C, m.kernel, r.n_estimators, r.criterion)",
     after: "from sklearn.svm import SVC\nfrom sklearn.ensemble import RandomForestClassifier\nm = SVC(C=10.0, kernel='linear')\nr = RandomForestClassifier(5, criterion='entropy')\nprint(m.C, m.kernel, r.n_estimators, r.criterion)",
     expect: '10.0 linear 5 entropy',
+    beforeError: 'TypeError',
+  }, {
+    before: "from sklearn import metrics\nfrom sklearn.metrics import confusion_matrix, classification_report\ny, p = [0, 1, 1, 0], [0, 1, 0, 0]\nprint(confusion_matrix(y, p, [1, 0]).tolist(), metrics.f1_score(y, p, None, 1, 'binary'))\nprint(classification_report(y, p, [0, 1], ['no', 'yes']).split()[:3])",
+    after: "from sklearn import metrics\nfrom sklearn.metrics import confusion_matrix, classification_report\ny, p = [0, 1, 1, 0], [0, 1, 0, 0]\nprint(confusion_matrix(y, p, labels=[1, 0]).tolist(), metrics.f1_score(y, p, labels=None, pos_label=1, average='binary'))\nprint(classification_report(y, p, labels=[0, 1], target_names=['no', 'yes']).split()[:3])",
+    expect: "[[1, 1], [0, 2]] 0.6666666666666666\n['precision', 'recall', 'f1-score']",
+    beforeError: 'TypeError',
+  }, {
+    before: "from sklearn.model_selection import validation_curve\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ntr, te = validation_curve(DecisionTreeClassifier(random_state=0), X, y, 'max_depth', [1, 2], cv=3)\nprint(te.shape)",
+    after: "from sklearn.model_selection import validation_curve\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ntr, te = validation_curve(DecisionTreeClassifier(random_state=0), X, y, param_name='max_depth', param_range=[1, 2], cv=3)\nprint(te.shape)",
+    expect: '(2, 3)',
     beforeError: 'TypeError',
   }],
   *find(ctx) {
