@@ -1784,11 +1784,43 @@ const datetimeIndexWeek = rule({
   },
 });
 
+
+const strExtractExpand = rule({
+  id: 'pandas-str-extract-expand',
+  triggers: ['extract'],
+  library: 'pandas',
+  title: 'str.extract default expand=None (False) -> True',
+  old: "df.Name.str.extract(' ([A-Za-z]+)\\.')",
+  new: "df.Name.str.extract(' ([A-Za-z]+)\\.', expand=False)",
+  kind: 'score-calibration',
+  changedIn: '0.23',
+  errors: [],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v0.23.0.html#deprecations',
+  message: 'Series.str.extract returned a Series for a single capture group (expand=None, treated as False) until pandas 0.23, where the default became expand=True (a DataFrame): pin expand=False to keep the old result',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'Name': ['Braund, Mr. Owen', 'Cumings, Mrs. John', 'Heikkinen, Miss. Laina']})\ndf['Title'] = df.Name.str.extract(' ([A-Za-z]+)\\.')\nt = df['Name'].str.extract(' ([A-Za-z]+)\\.')\nprint(type(t).__name__, t.tolist() if t.ndim == 1 else t.shape, df.Title.tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'Name': ['Braund, Mr. Owen', 'Cumings, Mrs. John', 'Heikkinen, Miss. Laina']})\ndf['Title'] = df.Name.str.extract(' ([A-Za-z]+)\\.', expand=False)\nt = df['Name'].str.extract(' ([A-Za-z]+)\\.', expand=False)\nprint(type(t).__name__, t.tolist() if t.ndim == 1 else t.shape, df.Title.tolist())",
+    expect: "Series ['Mr', 'Mrs', 'Miss'] ['Mr', 'Mrs', 'Miss']",
+    beforeOutcome: 'differs',
+    context: { era: { versions: { pandas: '0.20.3' } } },
+  }],
+  *find(ctx) {
+    if (!ctx.nb.info.era.predates('pandas', '0.23')) return;
+    for (const { call, recv } of ctx.methodCalls(['extract'])) {
+      if (!(recv.type === 'attribute' && recv.childForFieldName('attribute')?.text === 'str')) continue;
+      const args = callArgs(call);
+      // extract(pat, flags=0, expand=None): a third positional argument is expand.
+      if (!args || args.splat || args.keywords.has('expand') || args.positional.length < 1 || args.positional.length > 2) continue;
+      yield { node: call, edits: [addArgument(args, 'expand=False')], message: `Series.str.extract returned a Series for one capture group until pandas 0.23 (expand=None meant False; the default is now True, a DataFrame): pinning expand=False keeps the old result (${ctx.nb.info.era.why('pandas', '0.23')})` };
+    }
+  },
+});
+
 export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
   seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
-  groupbyTupleColumns, seriesArgmaxLabel, datetimeIndexWeek,
+  groupbyTupleColumns, seriesArgmaxLabel, datetimeIndexWeek, strExtractExpand,
 ];
 

@@ -842,6 +842,19 @@ const maxFeaturesAuto = rule({
     after: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nc = RandomForestClassifier(n_estimators=3, max_features='sqrt', random_state=0).fit([[0, 1], [1, 0]], [0, 1])\nr = RandomForestRegressor(n_estimators=3, max_features=1.0).fit([[0, 1], [1, 0]], [0.0, 1.0])\nprint(c.max_features, r.max_features)",
     expect: 'sqrt 1.0',
     beforeError: 'InvalidParameterError',
+  }, {
+    // A parameter dict the notebook passes on (**params): only classifiers among the tree estimators it names.
+    before: "from sklearn.ensemble import RandomForestClassifier, ExtraTreesClassifier\nrf_params = {'n_estimators': 3, 'max_features': 'auto', 'random_state': 0}\nmodels = [clf(**rf_params).fit([[0, 1, 2, 3]] * 2, [0, 1]) for clf in (RandomForestClassifier, ExtraTreesClassifier)]\nprint([m.max_features for m in models])",
+    after: "from sklearn.ensemble import RandomForestClassifier, ExtraTreesClassifier\nrf_params = {'n_estimators': 3, 'max_features': 'sqrt', 'random_state': 0}\nmodels = [clf(**rf_params).fit([[0, 1, 2, 3]] * 2, [0, 1]) for clf in (RandomForestClassifier, ExtraTreesClassifier)]\nprint([m.max_features for m in models])",
+    expect: "['sqrt', 'sqrt']",
+    beforeError: 'InvalidParameterError',
+  }, {
+    // Both kinds named: the error says which estimator got the failing cell's dict.
+    before: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nparams = {'n_estimators': 3, 'max_features': 'auto'}\nm = RandomForestClassifier(**params).fit([[0, 1, 2, 3]] * 2, [0, 1])\nprint(m.max_features, RandomForestRegressor().max_features)",
+    after: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nparams = {'n_estimators': 3, 'max_features': 'sqrt'}\nm = RandomForestClassifier(**params).fit([[0, 1, 2, 3]] * 2, [0, 1])\nprint(m.max_features, RandomForestRegressor().max_features)",
+    expect: 'sqrt 1.0',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_features' parameter of RandomForestClassifier must be an int in the range [1, inf), a float in the range (0.0, 1.0], a str among {'sqrt', 'log2'} or None. Got 'auto' instead." } },
   }],
   *find(ctx) {
     for (const { args, name } of sklearnCalls(ctx, [...MAX_FEATURES_CLASSIFIERS, ...MAX_FEATURES_REGRESSORS])) {
@@ -849,11 +862,30 @@ const maxFeaturesAuto = rule({
       if (!v || stringValue(v) !== 'auto') continue;
       yield { node: v, edits: [replaceNode(v, MAX_FEATURES_CLASSIFIERS.includes(name) ? `${quoteOf(v)}sqrt${quoteOf(v)}` : '1.0')] };
     }
+    // Parameter dicts (grids, `clf(**params)`): the meaning of 'auto' follows the estimator's kind, known
+    // when the notebook names tree estimators of one kind only.
+    const kind = ctx.nb.memo('max-features-kind', () => {
+      const kinds = new Set<string>();
+      for (const c of ctx.nb.cells) {
+        for (const id of c.idx.byType.get('identifier') ?? []) {
+          if (MAX_FEATURES_CLASSIFIERS.includes(id.text)) kinds.add('classifier');
+          else if (MAX_FEATURES_REGRESSORS.includes(id.text)) kinds.add('regressor');
+        }
+      }
+      return kinds.size === 1 ? [...kinds][0] : undefined;
+    });
+    // Else the estimator the run's error names, for the dicts of the cell that failed.
+    const rt = ctx.nb.info.runtime;
+    const named = rt && rt.failingCell === ctx.index ? /The 'max_features' parameter of (\w+) must be/.exec(rt.evalue)?.[1] : undefined;
+    const cellKind = kind ?? (named && MAX_FEATURES_CLASSIFIERS.includes(named) ? 'classifier' : named && MAX_FEATURES_REGRESSORS.includes(named) ? 'regressor' : undefined);
     for (const pair of ctx.nodes('pair')) {
       const key = stringValue(pair.childForFieldName('key'));
       if (key !== 'max_features' && !key?.endsWith('__max_features')) continue;
       const autos = stringLiteralIn(pair.childForFieldName('value') ?? undefined, { auto: 'auto' });
-      for (const { node } of autos) yield { node, message: "max_features='auto' in a parameter grid was removed in scikit-learn 1.3: use 'sqrt' for classifiers, 1.0 for regressors" };
+      for (const { node } of autos) {
+        if (cellKind) yield { node, edits: [replaceNode(node, cellKind === 'classifier' ? `${quoteOf(node)}sqrt${quoteOf(node)}` : '1.0')] };
+        else yield { node, message: "max_features='auto' in a parameter grid was removed in scikit-learn 1.3: use 'sqrt' for classifiers, 1.0 for regressors" };
+      }
     }
   },
 });
