@@ -307,6 +307,29 @@ export class NotebookContext {
         const left = a.childForFieldName('left');
         const right = a.childForFieldName('right');
         if (left?.type === 'identifier' && right) assigns.push({ left, right, cell: cell.index });
+        // `train, test = pd.read_csv(a), pd.read_csv(b)`: element by element.
+        else if (left && right && ['pattern_list', 'tuple_pattern'].includes(left.type) && ['expression_list', 'tuple'].includes(right.type)) {
+          const ls = left.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+          const rs = right.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+          if (ls.length === rs.length) ls.forEach((l, i) => { if (l.type === 'identifier') assigns.push({ left: l, right: rs[i], cell: cell.index }); });
+        }
+      }
+    }
+    // `for df in [train, test]:` / `for dataset in combine:` (combine = [train, test]): the loop name takes each element.
+    const literalLists = new Map<string, SyntaxNode[] | null>();
+    for (const { left, right } of assigns) {
+      const elems = right.type === 'list' || right.type === 'tuple' ? right.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment') : null;
+      literalLists.set(left.text, literalLists.has(left.text) ? null : elems);
+    }
+    for (const cell of this.cells) {
+      for (const f of cell.idx.byType.get('for_statement') ?? []) {
+        const left = f.childForFieldName('left');
+        const right = f.childForFieldName('right');
+        if (left?.type !== 'identifier' || !right) continue;
+        const elems = right.type === 'list' || right.type === 'tuple'
+          ? right.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment')
+          : right.type === 'identifier' ? literalLists.get(right.text) ?? null : null;
+        if (elems?.length && elems.every((e) => e.type === 'identifier')) for (const e of elems) assigns.push({ left, right: e, cell: cell.index });
       }
     }
     // A name counts as a DataFrame (or pandas object) when some assignment makes it one and none

@@ -130,6 +130,13 @@ const append = rule({
       expect: '2',
       beforeError: 'AttributeError',
     },
+    {
+      // Frames bound by a tuple assignment and a loop over a list of them.
+      before: "import pandas as pd\ntrain, test = pd.DataFrame({'x': [1]}), pd.DataFrame({'x': [2]})\nfull = train.append(test)\nfor d in [train, test]:\n    print(d.append(full, ignore_index=True).x.tolist())",
+      after: "import pandas as pd\ntrain, test = pd.DataFrame({'x': [1]}), pd.DataFrame({'x': [2]})\nfull = pd.concat([train, test])\nfor d in [train, test]:\n    print(pd.concat([d, full], ignore_index=True).x.tolist())",
+      expect: '[1, 1, 2]\n[2, 1, 2]',
+      beforeError: 'AttributeError',
+    },
   ],
   *find(ctx) {
     for (const { call, recv } of ctx.methodCalls(['append'])) {
