@@ -585,19 +585,37 @@ const oneHotCategorical = rule({
   old: 'OneHotEncoder(categorical_features=[0]).fit_transform(X)',
   new: "ColumnTransformer([('oh', OneHotEncoder(), [0])], remainder='passthrough')",
   removedIn: '0.22',
-  autoFixable: false,
   errors: [unexpectedKw('categorical_features|n_values')],
   link: WN('0.22', '#sklearn-preprocessing'),
-  message: "OneHotEncoder's categorical_features/n_values were removed in scikit-learn 0.22: select the columns with ColumnTransformer([('oh', OneHotEncoder(), cols)], remainder='passthrough') (encoded columns come first, as before) and pass categories= instead of n_values",
+  message: "OneHotEncoder's categorical_features/n_values were removed in scikit-learn 0.22: the columns are selected with ColumnTransformer([('onehot', OneHotEncoder(), cols)], remainder='passthrough', sparse_threshold=1.0) (encoded columns first, then the others, sparse as before); n_values needs categories= by hand",
   fixtures: [{
-    before: 'from sklearn.preprocessing import OneHotEncoder\nX = [[0, 10.0], [1, 20.0], [2, 30.0]]\nprint(OneHotEncoder(categorical_features=[0]).fit_transform(X).shape)',
-    manual: "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.compose import ColumnTransformer\nX = [[0, 10.0], [1, 20.0], [2, 30.0]]\nprint(ColumnTransformer([('oh', OneHotEncoder(), [0])], remainder='passthrough').fit_transform(X).shape)",
+    before: 'from sklearn.preprocessing import OneHotEncoder\nX = [[0], [1], [2]]\nprint(OneHotEncoder(n_values=4).fit_transform(X).shape)',
+    manual: "from sklearn.preprocessing import OneHotEncoder\nX = [[0], [1], [2]]\nprint(OneHotEncoder(categories=[list(range(4))]).fit_transform(X).shape)",
     expect: '(3, 4)',
+    beforeError: 'TypeError',
+  }, {
+    // The old encoder put the encoded columns first and the others after them, and returned a sparse
+    // matrix (unless sparse=False): ColumnTransformer with remainder='passthrough' and sparse_threshold=1.0.
+    before: "from sklearn.preprocessing import OneHotEncoder\nX = [[0, 10.0], [1, 20.0], [2, 30.0], [1, 0.0]]\nenc = OneHotEncoder(categorical_features=[0])\nprint(enc.fit_transform(X).toarray().tolist())\nprint(OneHotEncoder(categorical_features=[0], sparse=False).fit_transform(X)[0].tolist())",
+    after: "from sklearn.compose import ColumnTransformer\nfrom sklearn.preprocessing import OneHotEncoder\nX = [[0, 10.0], [1, 20.0], [2, 30.0], [1, 0.0]]\nenc = ColumnTransformer([('onehot', OneHotEncoder(), [0])], remainder='passthrough', sparse_threshold=1.0)\nprint(enc.fit_transform(X).toarray().tolist())\nprint(ColumnTransformer([('onehot', OneHotEncoder(sparse_output=False), [0])], remainder='passthrough', sparse_threshold=1.0).fit_transform(X)[0].tolist())",
+    expect: '[[1.0, 0.0, 0.0, 10.0], [0.0, 1.0, 0.0, 20.0], [0.0, 0.0, 1.0, 30.0], [0.0, 1.0, 0.0, 0.0]]\n[1.0, 0.0, 0.0, 10.0]',
     beforeError: 'TypeError',
   }],
   *find(ctx) {
     for (const { call, args } of sklearnCalls(ctx, ['OneHotEncoder'])) {
-      if (args.keywords.has('categorical_features') || args.keywords.has('n_values')) yield { node: call };
+      const cf = args.keywords.get('categorical_features');
+      if (!cf && !args.keywords.has('n_values')) continue;
+      const cols = kwValue(cf);
+      if (!cf || !cols || args.keywords.has('n_values') || args.splat || args.positional.length) { yield { node: call }; continue; }
+      const edits = [removeArgument(args, cf, ctx.source)];
+      if (stringValue(cols) !== 'all') {
+        edits.push(
+          { start: call.startIndex, end: call.startIndex, text: "ColumnTransformer([('onehot', " },
+          { start: call.endIndex, end: call.endIndex, text: `, ${cols.text})], remainder='passthrough', sparse_threshold=1.0)` },
+          ctx.importEdit('from sklearn.compose import ColumnTransformer'),
+        );
+      }
+      yield { node: call, edits };
     }
   },
 });
