@@ -282,18 +282,36 @@ const convertObjects = rule({
   old: 'df.convert_objects(convert_numeric=True)',
   new: "df.apply(pd.to_numeric, errors='coerce') / df.infer_objects()",
   removedIn: '1.0',
-  autoFixable: false,
   errors: [noAttr('convert_objects')],
   link: PD10,
-  message: "convert_objects was removed in pandas 1.0: use df.apply(pd.to_numeric, errors='coerce') for convert_numeric=True on numeric-looking columns (it turns all-text columns into NaN, which convert_objects did not), or df.infer_objects() otherwise",
+  message: "convert_objects was removed in pandas 1.0: convert_objects() is infer_objects(); with convert_numeric=True each object column (after that inference) was coerced with to_numeric unless the result was all NaN, which the rewrite spells out",
   fixtures: [{
-    before: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x']})\nprint(df.convert_objects(convert_numeric=True).a.sum())",
-    manual: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x']})\nprint(df.apply(pd.to_numeric, errors='coerce').a.sum())",
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x', '2.5'], 'b': ['u', 'v', 'w'], 'c': pd.Series([1, 2, 3], dtype=object)})\nout = df.convert_objects(convert_numeric=True)\nprint(out.dtypes.astype(str).tolist(), out.a.sum(), out.b.tolist(), df.convert_objects().c.dtype)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x', '2.5'], 'b': ['u', 'v', 'w'], 'c': pd.Series([1, 2, 3], dtype=object)})\nout = df.infer_objects().apply(lambda s: s if s.dtype != object or pd.to_numeric(s, errors='coerce').isna().all() else pd.to_numeric(s, errors='coerce'))\nprint(out.dtypes.astype(str).tolist(), out.a.sum(), out.b.tolist(), df.infer_objects().c.dtype)",
+    expect: "['float64', 'object', 'int64'] 3.5 ['u', 'v', 'w'] int64",
+    beforeError: 'AttributeError',
+  }, {
+    before: "import pandas as pd\ns = pd.Series(['1', 'x'])\nprint(s.convert_objects(convert_numeric=True).sum())",
+    manual: "import pandas as pd\ns = pd.Series(['1', 'x'])\nprint(pd.to_numeric(s, errors='coerce').sum())",
     expect: '1.0',
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call } of ctx.methodCalls(['convert_objects'])) yield { node: call };
+    for (const { call, recv, nameNode } of ctx.methodCalls(['convert_objects'])) {
+      const args = callArgs(call);
+      if (!args || args.splat || args.positional.length) { yield { node: call }; continue; }
+      const kws = [...args.keywords.keys()];
+      if (kws.some((k) => k !== 'convert_numeric' && k !== 'copy')) { yield { node: call }; continue; }
+      const numeric = kwValue(args.keywords.get('convert_numeric'));
+      const argList = args.all.length ? { start: args.all[0].startIndex, end: args.all[args.all.length - 1].endIndex } : undefined;
+      const infer = [replaceNode(nameNode, 'infer_objects'), ...(argList ? [{ ...argList, text: '' }] : [])];
+      if (!numeric || numeric.type === 'false') { yield { node: call, edits: infer }; continue; }
+      const ref = pdRef(ctx);
+      const frame = ctx.nb.isDataFrameExpr(recv, ctx.index) || ctx.nb.evidenceType(recv, ctx.index) === 'DataFrame';
+      if (numeric.type !== 'true' || !ref || !frame) { yield { node: call }; continue; }
+      const tn = `${ref.name}.to_numeric(s, errors='coerce')`;
+      yield { node: call, edits: withImport(ref, [...infer, { start: call.endIndex, end: call.endIndex, text: `.apply(lambda s: s if s.dtype != object or ${tn}.isna().all() else ${tn})` }]) };
+    }
   },
 });
 
