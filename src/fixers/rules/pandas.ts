@@ -106,6 +106,16 @@ function isFullSlice(k: SyntaxNode): boolean {
 
 const APPEND_KW = ['ignore_index', 'sort', 'verify_integrity'];
 
+/** A Series standing for a row: `pd.Series(...)`, `df.iloc[i]` / `df.loc[label]` with one scalar key. */
+function isSeriesRow(ctx: CellContext, n: SyntaxNode): boolean {
+  if (n.type === 'call') return ctx.qname(n.childForFieldName('function')) === 'pandas.Series';
+  if (n.type !== 'subscript') return false;
+  const v = n.childForFieldName('value');
+  const keys = n.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+  return !!v && v.type === 'attribute' && ['iloc', 'loc'].includes(v.childForFieldName('attribute')?.text ?? '') &&
+    keys.length === 1 && ['integer', 'string', 'identifier'].includes(keys[0].type) && ctx.nb.isDataFrameExpr(v.childForFieldName('object')!, ctx.index);
+}
+
 const append = rule({
   id: 'pandas-append',
   triggers: ['append'],
@@ -122,6 +132,12 @@ const append = rule({
       before: "import pandas as pd\na = pd.DataFrame({'x': [1]})\nb = pd.DataFrame({'x': [2]})\na = a.append(b, ignore_index=True)\na = a.append({'x': 3}, ignore_index=True)\nprint(a.x.tolist())",
       after: "import pandas as pd\na = pd.DataFrame({'x': [1]})\nb = pd.DataFrame({'x': [2]})\na = pd.concat([a, b], ignore_index=True)\na = pd.concat([a, pd.DataFrame([{'x': 3}])], ignore_index=True)\nprint(a.x.tolist())",
       expect: '[1, 2, 3]',
+      beforeError: 'AttributeError',
+    },
+    {
+      before: "import pandas as pd\nres = pd.DataFrame(columns=['model', 'score'])\nres = res.append(pd.Series(['rf', 0.8], index=['model', 'score']), ignore_index=True)\ndf = pd.DataFrame({'x': [1.5], 'y': ['a']})\ndf = df.append(df.iloc[0])\nprint(res.values.tolist(), df.index.tolist(), df.dtypes.astype(str).tolist())",
+      after: "import pandas as pd\nres = pd.DataFrame(columns=['model', 'score'])\nres = pd.concat([res, pd.Series(['rf', 0.8], index=['model', 'score']).to_frame().T.infer_objects()], ignore_index=True)\ndf = pd.DataFrame({'x': [1.5], 'y': ['a']})\ndf = pd.concat([df, df.iloc[0].to_frame().T.infer_objects()])\nprint(res.values.tolist(), df.index.tolist(), df.dtypes.astype(str).tolist())",
+      expect: "[['rf', 0.8]] [0, 0] ['float64', 'object']",
       beforeError: 'AttributeError',
     },
     {
@@ -159,6 +175,9 @@ const append = rule({
         items = other.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment').map((c) => c.text);
       } else if (!ctx.nb.isDataFrameExpr(recv, ctx.index) && ctx.nb.isPandasExpr(recv, ctx.index) && ctx.nb.isPandasExpr(other, ctx.index) && !ctx.nb.isDataFrameExpr(other, ctx.index)) {
         items = [other.text]; // Series.append(Series)
+      } else if ((ctx.nb.isDataFrameExpr(recv, ctx.index) || ctx.nb.evidenceType(recv, ctx.index) === 'DataFrame') && isSeriesRow(ctx, other)) {
+        // DataFrame.append(row): the row became a one-row frame (columns from its index), soft-converted.
+        items = [`${paren(other)}.to_frame().T.infer_objects()`];
       }
       if (!items) {
         yield { node: call, message: "DataFrame.append was removed in pandas 2.0: use pd.concat([df, other]); if `other` is a row (a dict or a Series), wrap it first: pd.DataFrame([row]) / row.to_frame().T" };
