@@ -220,6 +220,10 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-eval-truediv': 'PD113',
   'pandas-to-markdown-showindex': 'PD114',
   'pandas-read-csv-sep-and-delimiter': 'PD115',
+  'pandas-groupby-tuple-columns': 'PD116',
+  'pandas-series-argmax-label': 'PD117',
+  'pandas-datetimeindex-week': 'PD118',
+  'pandas-str-extract-expand': 'PD119',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',

@@ -109,6 +109,25 @@ const FRAME_METHODS = new Set([
   'select_dtypes', 'transpose', 'describe', 'pivot_table', 'reindex', 'combine_first',
 ]);
 
+/**
+ * Names that `from M import *` brought in from modules whose contents changed or went away (so the
+ * fixed environment cannot say): scikit-learn 0.19's cross_validation / grid_search / learning_curve
+ * `__all__`, and preprocessing's Imputer (removed 0.22).
+ */
+const STAR_EXPORTS: Record<string, readonly string[]> = {
+  'sklearn.cross_validation': ['KFold', 'LabelKFold', 'LeaveOneLabelOut', 'LeaveOneOut', 'LeavePLabelOut', 'LeavePOut',
+    'ShuffleSplit', 'StratifiedKFold', 'StratifiedShuffleSplit', 'PredefinedSplit', 'LabelShuffleSplit', 'check_cv',
+    'cross_val_score', 'cross_val_predict', 'permutation_test_score', 'train_test_split'],
+  'sklearn.grid_search': ['GridSearchCV', 'ParameterGrid', 'fit_grid_point', 'ParameterSampler', 'RandomizedSearchCV'],
+  'sklearn.learning_curve': ['learning_curve', 'validation_curve'],
+  'sklearn.preprocessing': ['Imputer'],
+};
+const PY_BUILTINS = new Set(['abs', 'all', 'any', 'bool', 'dict', 'float', 'int', 'len', 'list', 'max', 'min', 'object', 'pow',
+  'print', 'range', 'round', 'set', 'sorted', 'str', 'sum', 'tuple', 'type', 'zip', 'map', 'filter', 'open', 'input', 'iter', 'next',
+  'isinstance', 'getattr', 'setattr', 'hasattr', 'enumerate', 'reversed', 'slice', 'super', 'vars', 'id', 'hash', 'repr', 'format',
+  'complex', 'divmod', 'bytes', 'frozenset', 'callable', 'chr', 'ord', 'hex', 'oct', 'bin', 'exec', 'eval', 'compile', 'globals',
+  'locals', 'dir', 'help', 'property', 'staticmethod', 'classmethod', 'issubclass', 'memoryview', 'bytearray', 'ascii', 'breakpoint']);
+
 export class NotebookContext {
   readonly bindings = new Map<string, Binding[]>();
   /** Names bound by assignment, def, class, loops, parameters, with/except targets (not imports). */
@@ -121,6 +140,8 @@ export class NotebookContext {
   readonly importedModules = new Set<string>();
   /** `from X import *` modules. */
   readonly starModules = new Set<string>();
+  /** `from X import *` statements in notebook order (module and cell). */
+  private readonly starImports: Array<{ module: string; cell: number }> = [];
   readonly futureDivision: boolean;
   readonly futurePrint: boolean;
 
@@ -230,7 +251,10 @@ export class NotebookContext {
       if (!mod || mod.type !== 'dotted_name') continue;
       const modName = mod.text.replace(/\s+/g, '');
       this.addModule(modName);
-      if (stmt.namedChildren.some((c) => c?.type === 'wildcard_import')) this.starModules.add(modName);
+      if (stmt.namedChildren.some((c) => c?.type === 'wildcard_import')) {
+        this.starModules.add(modName);
+        this.starImports.push({ module: modName, cell: cell.index });
+      }
       for (const item of stmt.childrenForFieldName('name')) {
         if (!item) continue;
         if (item.type === 'dotted_name') {
@@ -283,6 +307,29 @@ export class NotebookContext {
         const left = a.childForFieldName('left');
         const right = a.childForFieldName('right');
         if (left?.type === 'identifier' && right) assigns.push({ left, right, cell: cell.index });
+        // `train, test = pd.read_csv(a), pd.read_csv(b)`: element by element.
+        else if (left && right && ['pattern_list', 'tuple_pattern'].includes(left.type) && ['expression_list', 'tuple'].includes(right.type)) {
+          const ls = left.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+          const rs = right.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+          if (ls.length === rs.length) ls.forEach((l, i) => { if (l.type === 'identifier') assigns.push({ left: l, right: rs[i], cell: cell.index }); });
+        }
+      }
+    }
+    // `for df in [train, test]:` / `for dataset in combine:` (combine = [train, test]): the loop name takes each element.
+    const literalLists = new Map<string, SyntaxNode[] | null>();
+    for (const { left, right } of assigns) {
+      const elems = right.type === 'list' || right.type === 'tuple' ? right.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment') : null;
+      literalLists.set(left.text, literalLists.has(left.text) ? null : elems);
+    }
+    for (const cell of this.cells) {
+      for (const f of cell.idx.byType.get('for_statement') ?? []) {
+        const left = f.childForFieldName('left');
+        const right = f.childForFieldName('right');
+        if (left?.type !== 'identifier' || !right) continue;
+        const elems = right.type === 'list' || right.type === 'tuple'
+          ? right.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment')
+          : right.type === 'identifier' ? literalLists.get(right.text) ?? null : null;
+        if (elems?.length && elems.every((e) => e.type === 'identifier')) for (const e of elems) assigns.push({ left, right: e, cell: cell.index });
       }
     }
     // A name counts as a DataFrame (or pandas object) when some assignment makes it one and none
@@ -462,6 +509,7 @@ export class NotebookContext {
         // Imported and also assigned somewhere: trust the import only for module-like names.
         return b.qname.includes('.') || /^[a-z]/.test(node.text) ? b.qname : undefined;
       }
+      if (!b && !this.assigned.has(node.text)) return this.starQname(node.text, cell);
       return undefined;
     }
     if (node.type === 'attribute') {
@@ -472,6 +520,20 @@ export class NotebookContext {
       return base ? `${base}.${attr.text}` : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * A name no import or assignment binds, brought in by `from M import *`: the star module known to
+   * export it (STAR_EXPORTS), else the only star module of the notebook (never for Python builtins).
+   */
+  private starQname(name: string, cell: number): string | undefined {
+    if (!this.starImports.length) return undefined;
+    const before = this.starImports.filter((s) => s.cell <= cell);
+    const pool = before.length ? before : this.starImports;
+    for (let i = pool.length - 1; i >= 0; i--) if (STAR_EXPORTS[pool[i].module]?.includes(name)) return `${pool[i].module}.${name}`;
+    const mods = new Set(this.starImports.map((s) => s.module));
+    if (mods.size !== 1 || PY_BUILTINS.has(name)) return undefined;
+    return `${[...mods][0]}.${name}`;
   }
 
   /** Local name under which `module` (exactly) is imported, e.g. "numpy" -> "np". */

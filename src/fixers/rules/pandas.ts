@@ -21,6 +21,33 @@ function withImport(ref: { edit?: TextEdit }, edits: TextEdit[]): TextEdit[] {
   return ref.edit ? [...edits, ref.edit] : edits;
 }
 
+/**
+ * For rules fired by a runtime error matching `re`: a test that a node spans a line of the traceback's
+ * frames in this cell (any line when the traceback named none); undefined when the run said something else.
+ */
+function onErrorLine(ctx: CellContext, re: RegExp): ((n: SyntaxNode) => boolean) | undefined {
+  const rt = ctx.nb.info.runtime;
+  if (!rt || !re.test(rt.evalue)) return undefined;
+  const lines = rt.frames.filter((f) => f.cell === ctx.index).map((f) => f.line);
+  return (n) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+}
+
+/** Names every assignment of which (`x = <right>`, anywhere in the notebook) satisfies `test`. */
+function namesOnlyAssigned(ctx: CellContext, key: string, test: (right: SyntaxNode, cell: number) => boolean): Set<string> {
+  return ctx.nb.memo(key, () => {
+    const seen = new Map<string, boolean>();
+    for (const c of ctx.nb.cells) {
+      for (const a of c.idx.byType.get('assignment') ?? []) {
+        const l = a.childForFieldName('left');
+        const r = a.childForFieldName('right');
+        if (l?.type !== 'identifier' || !r) continue;
+        seen.set(l.text, (seen.get(l.text) ?? true) && test(r, c.index));
+      }
+    }
+    return new Set([...seen].filter(([, v]) => v).map(([k]) => k));
+  });
+}
+
 const ix = rule({
   id: 'pandas-ix',
   triggers: ['ix'],
@@ -79,6 +106,16 @@ function isFullSlice(k: SyntaxNode): boolean {
 
 const APPEND_KW = ['ignore_index', 'sort', 'verify_integrity'];
 
+/** A Series standing for a row: `pd.Series(...)`, `df.iloc[i]` / `df.loc[label]` with one scalar key. */
+function isSeriesRow(ctx: CellContext, n: SyntaxNode): boolean {
+  if (n.type === 'call') return ctx.qname(n.childForFieldName('function')) === 'pandas.Series';
+  if (n.type !== 'subscript') return false;
+  const v = n.childForFieldName('value');
+  const keys = n.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+  return !!v && v.type === 'attribute' && ['iloc', 'loc'].includes(v.childForFieldName('attribute')?.text ?? '') &&
+    keys.length === 1 && ['integer', 'string', 'identifier'].includes(keys[0].type) && ctx.nb.isDataFrameExpr(v.childForFieldName('object')!, ctx.index);
+}
+
 const append = rule({
   id: 'pandas-append',
   triggers: ['append'],
@@ -98,9 +135,22 @@ const append = rule({
       beforeError: 'AttributeError',
     },
     {
+      before: "import pandas as pd\nres = pd.DataFrame(columns=['model', 'score'])\nres = res.append(pd.Series(['rf', 0.8], index=['model', 'score']), ignore_index=True)\ndf = pd.DataFrame({'x': [1.5], 'y': ['a']})\ndf = df.append(df.iloc[0])\nprint(res.values.tolist(), df.index.tolist(), df.dtypes.astype(str).tolist())",
+      after: "import pandas as pd\nres = pd.DataFrame(columns=['model', 'score'])\nres = pd.concat([res, pd.Series(['rf', 0.8], index=['model', 'score']).to_frame().T.infer_objects()], ignore_index=True)\ndf = pd.DataFrame({'x': [1.5], 'y': ['a']})\ndf = pd.concat([df, df.iloc[0].to_frame().T.infer_objects()])\nprint(res.values.tolist(), df.index.tolist(), df.dtypes.astype(str).tolist())",
+      expect: "[['rf', 0.8]] [0, 0] ['float64', 'object']",
+      beforeError: 'AttributeError',
+    },
+    {
       before: "import pandas as pd\ndf = pd.DataFrame({'x': [1]})\nrow = df.iloc[0]\ndf = df.append(row)\nprint(len(df))",
       manual: "import pandas as pd\ndf = pd.DataFrame({'x': [1]})\nrow = df.iloc[0]\ndf = pd.concat([df, row.to_frame().T])\nprint(len(df))",
       expect: '2',
+      beforeError: 'AttributeError',
+    },
+    {
+      // Frames bound by a tuple assignment and a loop over a list of them.
+      before: "import pandas as pd\ntrain, test = pd.DataFrame({'x': [1]}), pd.DataFrame({'x': [2]})\nfull = train.append(test)\nfor d in [train, test]:\n    print(d.append(full, ignore_index=True).x.tolist())",
+      after: "import pandas as pd\ntrain, test = pd.DataFrame({'x': [1]}), pd.DataFrame({'x': [2]})\nfull = pd.concat([train, test])\nfor d in [train, test]:\n    print(pd.concat([d, full], ignore_index=True).x.tolist())",
+      expect: '[1, 1, 2]\n[2, 1, 2]',
       beforeError: 'AttributeError',
     },
   ],
@@ -125,6 +175,9 @@ const append = rule({
         items = other.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment').map((c) => c.text);
       } else if (!ctx.nb.isDataFrameExpr(recv, ctx.index) && ctx.nb.isPandasExpr(recv, ctx.index) && ctx.nb.isPandasExpr(other, ctx.index) && !ctx.nb.isDataFrameExpr(other, ctx.index)) {
         items = [other.text]; // Series.append(Series)
+      } else if ((ctx.nb.isDataFrameExpr(recv, ctx.index) || ctx.nb.evidenceType(recv, ctx.index) === 'DataFrame') && isSeriesRow(ctx, other)) {
+        // DataFrame.append(row): the row became a one-row frame (columns from its index), soft-converted.
+        items = [`${paren(other)}.to_frame().T.infer_objects()`];
       }
       if (!items) {
         yield { node: call, message: "DataFrame.append was removed in pandas 2.0: use pd.concat([df, other]); if `other` is a row (a dict or a Series), wrap it first: pd.DataFrame([row]) / row.to_frame().T" };
@@ -248,18 +301,36 @@ const convertObjects = rule({
   old: 'df.convert_objects(convert_numeric=True)',
   new: "df.apply(pd.to_numeric, errors='coerce') / df.infer_objects()",
   removedIn: '1.0',
-  autoFixable: false,
   errors: [noAttr('convert_objects')],
   link: PD10,
-  message: "convert_objects was removed in pandas 1.0: use df.apply(pd.to_numeric, errors='coerce') for convert_numeric=True on numeric-looking columns (it turns all-text columns into NaN, which convert_objects did not), or df.infer_objects() otherwise",
+  message: "convert_objects was removed in pandas 1.0: convert_objects() is infer_objects(); with convert_numeric=True each object column (after that inference) was coerced with to_numeric unless the result was all NaN, which the rewrite spells out",
   fixtures: [{
-    before: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x']})\nprint(df.convert_objects(convert_numeric=True).a.sum())",
-    manual: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x']})\nprint(df.apply(pd.to_numeric, errors='coerce').a.sum())",
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x', '2.5'], 'b': ['u', 'v', 'w'], 'c': pd.Series([1, 2, 3], dtype=object)})\nout = df.convert_objects(convert_numeric=True)\nprint(out.dtypes.astype(str).tolist(), out.a.sum(), out.b.tolist(), df.convert_objects().c.dtype)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': ['1', 'x', '2.5'], 'b': ['u', 'v', 'w'], 'c': pd.Series([1, 2, 3], dtype=object)})\nout = df.infer_objects().apply(lambda s: s if s.dtype != object or pd.to_numeric(s, errors='coerce').isna().all() else pd.to_numeric(s, errors='coerce'))\nprint(out.dtypes.astype(str).tolist(), out.a.sum(), out.b.tolist(), df.infer_objects().c.dtype)",
+    expect: "['float64', 'object', 'int64'] 3.5 ['u', 'v', 'w'] int64",
+    beforeError: 'AttributeError',
+  }, {
+    before: "import pandas as pd\ns = pd.Series(['1', 'x'])\nprint(s.convert_objects(convert_numeric=True).sum())",
+    manual: "import pandas as pd\ns = pd.Series(['1', 'x'])\nprint(pd.to_numeric(s, errors='coerce').sum())",
     expect: '1.0',
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call } of ctx.methodCalls(['convert_objects'])) yield { node: call };
+    for (const { call, recv, nameNode } of ctx.methodCalls(['convert_objects'])) {
+      const args = callArgs(call);
+      if (!args || args.splat || args.positional.length) { yield { node: call }; continue; }
+      const kws = [...args.keywords.keys()];
+      if (kws.some((k) => k !== 'convert_numeric' && k !== 'copy')) { yield { node: call }; continue; }
+      const numeric = kwValue(args.keywords.get('convert_numeric'));
+      const argList = args.all.length ? { start: args.all[0].startIndex, end: args.all[args.all.length - 1].endIndex } : undefined;
+      const infer = [replaceNode(nameNode, 'infer_objects'), ...(argList ? [{ ...argList, text: '' }] : [])];
+      if (!numeric || numeric.type === 'false') { yield { node: call, edits: infer }; continue; }
+      const ref = pdRef(ctx);
+      const frame = ctx.nb.isDataFrameExpr(recv, ctx.index) || ctx.nb.evidenceType(recv, ctx.index) === 'DataFrame';
+      if (numeric.type !== 'true' || !ref || !frame) { yield { node: call }; continue; }
+      const tn = `${ref.name}.to_numeric(s, errors='coerce')`;
+      yield { node: call, edits: withImport(ref, [...infer, { start: call.endIndex, end: call.endIndex, text: `.apply(lambda s: s if s.dtype != object or ${tn}.isna().all() else ${tn})` }]) };
+    }
   },
 });
 
@@ -1326,10 +1397,8 @@ const numericOnlyAtError = rule({
     context: { runtime: { ename: 'TypeError', evalue: 'agg function failed [how->mean,dtype->object]' } },
   }],
   *find(ctx) {
-    const rt = ctx.nb.info.runtime;
-    if (!rt || !AGG_FAILED.test(rt.evalue)) return;
-    const lines = rt.frames.filter((f) => f.cell === ctx.index).map((f) => f.line);
-    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+    const onLine = onErrorLine(ctx, AGG_FAILED);
+    if (!onLine) return;
     for (const { call, name } of ctx.methodCalls([...NUMERIC_REDUCTIONS, ...BY_NAME])) {
       const args = callArgs(call);
       if (!args || args.splat || args.keywords.has('numeric_only') || !onLine(call)) continue;
@@ -1602,6 +1671,8 @@ const valueCountsNames = rule({
   },
 });
 
+const MULTIDIM = /Multi-dimensional indexing \(e\.g\. `obj\[:, None\]`\) is no longer supported/;
+
 const multidimIndex = rule({
   id: 'pandas-series-multidim-indexing',
   library: 'pandas',
@@ -1609,7 +1680,7 @@ const multidimIndex = rule({
   old: "df['y'][:, np.newaxis]",
   new: "df['y'].to_numpy()[:, np.newaxis]",
   removedIn: '2.0',
-  errors: [err('ValueError', /Multi-dimensional indexing \(e\.g\. `obj\[:, None\]`\) is no longer supported/)],
+  errors: [err('ValueError', MULTIDIM)],
   link: PD20,
   message: 'indexing a Series like a 2-D array was removed in pandas 2.0; convert to a numpy array first (the old result was that array)',
   fixtures: [{
@@ -1617,14 +1688,202 @@ const multidimIndex = rule({
     after: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'y': [1.0, 2.0]})\nprint(df['y'].to_numpy()[:, np.newaxis].shape, df.y.to_numpy()[:, None].shape)",
     expect: '(2, 1) (2, 1)',
     beforeError: 'ValueError',
+  }, {
+    // A Series the static scan cannot see (a function's parameter): the error names the line; np.asarray
+    // is exact for a Series and for an array alike.
+    before: "import numpy as np\nimport pandas as pd\ndef col(df, c):\n    return df[c][:, np.newaxis]\nprint(col(pd.DataFrame({'y': [1.0, 2.0]}), 'y').tolist())",
+    after: "import numpy as np\nimport pandas as pd\ndef col(df, c):\n    return np.asarray(df[c])[:, np.newaxis]\nprint(col(pd.DataFrame({'y': [1.0, 2.0]}), 'y').tolist())",
+    expect: '[[1.0], [2.0]]',
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'Multi-dimensional indexing (e.g. `obj[:, None]`) is no longer supported. Convert to a numpy array before indexing instead.' } },
   }],
   *find(ctx) {
+    const onLine = onErrorLine(ctx, MULTIDIM);
     for (const sub of ctx.nodes('subscript')) {
       const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
       if (keys.length < 2 || !keys.some((k) => k.type === 'none' || ctx.qname(k) === 'numpy.newaxis')) continue;
       const v = sub.childForFieldName('value');
-      if (!v || !ctx.nb.isPandasExpr(v, ctx.index) || ctx.nb.isDataFrameExpr(v, ctx.index)) continue;
-      yield { node: sub, edits: [{ start: v.endIndex, end: v.endIndex, text: '.to_numpy()' }] };
+      if (!v) continue;
+      if (ctx.nb.isPandasExpr(v, ctx.index) && !ctx.nb.isDataFrameExpr(v, ctx.index)) {
+        yield { node: sub, edits: [{ start: v.endIndex, end: v.endIndex, text: '.to_numpy()' }] };
+        continue;
+      }
+      const fn = v.type === 'call' ? v.childForFieldName('function') : null;
+      if (!onLine?.(sub) || (fn && ctx.qname(fn) === 'numpy.asarray')) continue;
+      const np = ctx.moduleRef('numpy', 'np');
+      if (!np) continue;
+      yield { node: sub, edits: [replaceNode(v, `${np.name}.asarray(${v.text})`), ...(np.edit ? [np.edit] : [])] };
+    }
+  },
+});
+
+
+const TUPLE_SUBSET = /Cannot subset columns with a tuple with more than one element/;
+
+/** `X.groupby(...)`, or a name only ever assigned from one (`g = df.groupby('k')`). */
+function isGroupByExpr(ctx: CellContext, node: SyntaxNode): boolean {
+  if (node.type === 'call') return methodCall(node)?.name === 'groupby';
+  if (node.type !== 'identifier') return false;
+  return namesOnlyAssigned(ctx, 'groupby-names', (r) => r.type === 'call' && methodCall(r)?.name === 'groupby').has(node.text);
+}
+
+const groupbyTupleColumns = rule({
+  id: 'pandas-groupby-tuple-columns',
+  library: 'pandas',
+  title: "groupby(...)['a', 'b'] (columns as a tuple)",
+  old: "df.groupby('k')['a', 'b'].mean()",
+  new: "df.groupby('k')[['a', 'b']].mean()",
+  removedIn: '2.0',
+  deprecatedIn: '1.0',
+  errors: [err('ValueError', TUPLE_SUBSET)],
+  link: PD20,
+  message: "selecting several columns of a groupby with a tuple (g['a', 'b']) was removed in pandas 2.0; use a list: g[['a', 'b']]",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'a': [1.0, 3.0, 5.0], 'b': [2, 4, 6]})\ng = df.groupby('k')\nprint(df.groupby('k')['a', 'b'].max().to_dict('list'), g['a', 'b'].sum().shape)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'a': [1.0, 3.0, 5.0], 'b': [2, 4, 6]})\ng = df.groupby('k')\nprint(df.groupby('k')[['a', 'b']].max().to_dict('list'), g[['a', 'b']].sum().shape)",
+    expect: "{'a': [3.0, 5.0], 'b': [4, 6]} (2, 2)",
+    beforeError: 'ValueError',
+  }, {
+    // A groupby the static scan cannot see (a parameter): the error names the line.
+    before: "import pandas as pd\ndef summary(gb):\n    return gb['a', 'b'].max()\nprint(summary(pd.DataFrame({'k': [1, 1], 'a': [1, 2], 'b': [3, 4]}).groupby('k')).values.tolist())",
+    after: "import pandas as pd\ndef summary(gb):\n    return gb[['a', 'b']].max()\nprint(summary(pd.DataFrame({'k': [1, 1], 'a': [1, 2], 'b': [3, 4]}).groupby('k')).values.tolist())",
+    expect: '[[2, 4]]',
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'Cannot subset columns with a tuple with more than one element. Use a list instead.' } },
+  }],
+  *find(ctx) {
+    const errorLine = onErrorLine(ctx, TUPLE_SUBSET);
+    const onLine = (n: SyntaxNode) => !!errorLine && errorLine(n);
+    for (const sub of ctx.nodes('subscript')) {
+      const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+      if (keys.length < 2 || keys.some((k) => k.type === 'slice')) continue;
+      const last = keys[keys.length - 1];
+      if (last.nextSibling?.type === ',') continue;
+      const v = sub.childForFieldName('value');
+      if (!v) continue;
+      const strings = keys.every((k) => stringValue(k) !== undefined);
+      if (!isGroupByExpr(ctx, v) && !(strings && onLine(sub))) continue;
+      yield { node: sub, edits: [{ start: keys[0].startIndex, end: keys[0].startIndex, text: '[' }, { start: last.endIndex, end: last.endIndex, text: ']' }] };
+    }
+  },
+});
+
+const SERIES_RESULT_METHODS = new Set(['value_counts', 'mean', 'median', 'sum', 'count', 'size', 'max', 'min', 'std', 'var',
+  'nunique', 'cumsum', 'diff', 'pct_change', 'sort_values', 'head', 'tail', 'dropna', 'fillna', 'abs', 'round', 'rank',
+  'map', 'astype', 'isnull', 'isna', 'notnull', 'notna', 'corrwith', 'apply', 'agg', 'aggregate', 'prod', 'skew', 'kurt']);
+const NOT_PANDAS_ATTRS = new Set(['values', 'shape', 'columns', 'index', 'dtypes', 'str', 'dt', 'T', 'size', 'ndim', 'array']);
+
+/** A pandas object or groupby, through chains of pandas methods, column access and selections. */
+function isPandasChain(ctx: CellContext, node: SyntaxNode): boolean {
+  if (ctx.nb.isPandasExpr(node, ctx.index) || isGroupByExpr(ctx, node)) return true;
+  if (node.type === 'call') {
+    const m = methodCall(node);
+    return !!m && (SERIES_RESULT_METHODS.has(m.name) || m.name === 'groupby') && isPandasChain(ctx, m.recv);
+  }
+  if (node.type === 'attribute') {
+    const obj = node.childForFieldName('object');
+    return !!obj && !NOT_PANDAS_ATTRS.has(node.childForFieldName('attribute')?.text ?? '') && isPandasChain(ctx, obj);
+  }
+  if (node.type === 'subscript') {
+    const v = node.childForFieldName('value');
+    return !!v && isPandasChain(ctx, v);
+  }
+  return false;
+}
+
+const seriesArgmaxLabel = rule({
+  id: 'pandas-series-argmax-label',
+  triggers: ['argmax', 'argmin'],
+  library: 'pandas',
+  title: 'Series.argmax / argmin returned the label',
+  old: 's.value_counts().argmax()',
+  new: 's.value_counts().idxmax()',
+  kind: 'score-calibration',
+  changedIn: '1.0',
+  errors: [],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#deprecations',
+  message: 'Series.argmax/argmin were aliases of idxmax/idxmin (they returned the index label) until pandas 1.0, where they became positional: idxmax/idxmin keep the old result',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'port': ['S', 'C', 'S', None], 'fare': [7.0, 70.0, 8.0, 9.0]}, index=[10, 11, 12, 13])\nmode = df.port.value_counts().argmax()\nprint(mode, df['fare'].argmax(), df.groupby('port').fare.mean().argmin())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'port': ['S', 'C', 'S', None], 'fare': [7.0, 70.0, 8.0, 9.0]}, index=[10, 11, 12, 13])\nmode = df.port.value_counts().idxmax()\nprint(mode, df['fare'].idxmax(), df.groupby('port').fare.mean().idxmin())",
+    expect: 'S 11 S',
+    beforeOutcome: 'differs',
+    context: { era: { versions: { pandas: '0.23.4' } } },
+  }],
+  *find(ctx) {
+    if (!ctx.nb.info.era.predates('pandas', '1.0')) return;
+    for (const { call, recv, name, nameNode } of ctx.methodCalls(['argmax', 'argmin'])) {
+      const args = callArgs(call);
+      if (!args || args.positional.length || args.splat || [...args.keywords.keys()].some((k) => k !== 'skipna')) continue;
+      if (!isPandasChain(ctx, recv) || ctx.nb.isDataFrameExpr(recv, ctx.index) || isGroupByExpr(ctx, recv)) continue;
+      yield { node: call, edits: [replaceNode(nameNode, name === 'argmax' ? 'idxmax' : 'idxmin')], message: `Series.${name} returned the index label until pandas 1.0 (now the position): idx${name.slice(3)} keeps the old result (${ctx.nb.info.era.why('pandas', '1.0')})` };
+    }
+  },
+});
+
+const datetimeIndexWeek = rule({
+  id: 'pandas-datetimeindex-week',
+  triggers: ['week', 'weekofyear'],
+  library: 'pandas',
+  title: 'DatetimeIndex.week / .weekofyear',
+  old: 'pd.DatetimeIndex(df.datetime).week',
+  new: "pd.DatetimeIndex(df.datetime).isocalendar().week.to_numpy('int64')",
+  removedIn: '2.0',
+  deprecatedIn: '1.1',
+  errors: [err('AttributeError', /'DatetimeIndex' object has no attribute '(week|weekofyear)'/)],
+  link: PD20,
+  message: "DatetimeIndex.week/.weekofyear were removed in pandas 2.0; isocalendar().week is a Series indexed by the dates (it would align on assignment), so take its values: .isocalendar().week.to_numpy('int64')",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'datetime': ['2011-01-08 10:00', '2011-03-01 01:00']})\ndf['week'] = pd.DatetimeIndex(df['datetime']).week\nidx = pd.DatetimeIndex(df.datetime)\nprint(df.week.tolist(), list(idx.weekofyear), df.week.dtype)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'datetime': ['2011-01-08 10:00', '2011-03-01 01:00']})\ndf['week'] = pd.DatetimeIndex(df['datetime']).isocalendar().week.to_numpy('int64')\nidx = pd.DatetimeIndex(df.datetime)\nprint(df.week.tolist(), list(idx.isocalendar().week.to_numpy('int64')), df.week.dtype)",
+    expect: '[1, 9] [np.int64(1), np.int64(9)] int64',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    const isDtiCall = (r: SyntaxNode, cell: number) => {
+      const fn = r.type === 'call' ? r.childForFieldName('function') : null;
+      return !!fn && ctx.nb.qname(fn, cell) === 'pandas.DatetimeIndex';
+    };
+    const dtiNames = namesOnlyAssigned(ctx, 'datetimeindex-names', isDtiCall);
+    for (const { node: a, nameNode: name, obj } of ctx.attributesNamed(['week', 'weekofyear'])) {
+      // Already rewritten (the run's error still names this line): `x.isocalendar().week`.
+      if (obj.type === 'call' && methodCall(obj)?.name === 'isocalendar') continue;
+      const isDti = isDtiCall(obj, ctx.index) || (obj.type === 'identifier' && dtiNames.has(obj.text)) ||
+        ctx.nb.evidenceType(obj, ctx.index) === 'DatetimeIndex';
+      if (!isDti) continue;
+      yield { node: a, edits: [replaceNode(name, "isocalendar().week.to_numpy('int64')")] };
+    }
+  },
+});
+
+
+const strExtractExpand = rule({
+  id: 'pandas-str-extract-expand',
+  triggers: ['extract'],
+  library: 'pandas',
+  title: 'str.extract default expand=None (False) -> True',
+  old: "df.Name.str.extract(' ([A-Za-z]+)\\.')",
+  new: "df.Name.str.extract(' ([A-Za-z]+)\\.', expand=False)",
+  kind: 'score-calibration',
+  changedIn: '0.23',
+  errors: [],
+  link: 'https://pandas.pydata.org/docs/whatsnew/v0.23.0.html#deprecations',
+  message: 'Series.str.extract returned a Series for a single capture group (expand=None, treated as False) until pandas 0.23, where the default became expand=True (a DataFrame): pin expand=False to keep the old result',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'Name': ['Braund, Mr. Owen', 'Cumings, Mrs. John', 'Heikkinen, Miss. Laina']})\ndf['Title'] = df.Name.str.extract(' ([A-Za-z]+)\\.')\nt = df['Name'].str.extract(' ([A-Za-z]+)\\.')\nprint(type(t).__name__, t.tolist() if t.ndim == 1 else t.shape, df.Title.tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'Name': ['Braund, Mr. Owen', 'Cumings, Mrs. John', 'Heikkinen, Miss. Laina']})\ndf['Title'] = df.Name.str.extract(' ([A-Za-z]+)\\.', expand=False)\nt = df['Name'].str.extract(' ([A-Za-z]+)\\.', expand=False)\nprint(type(t).__name__, t.tolist() if t.ndim == 1 else t.shape, df.Title.tolist())",
+    expect: "Series ['Mr', 'Mrs', 'Miss'] ['Mr', 'Mrs', 'Miss']",
+    beforeOutcome: 'differs',
+    context: { era: { versions: { pandas: '0.20.3' } } },
+  }],
+  *find(ctx) {
+    if (!ctx.nb.info.era.predates('pandas', '0.23')) return;
+    for (const { call, recv } of ctx.methodCalls(['extract'])) {
+      if (!(recv.type === 'attribute' && recv.childForFieldName('attribute')?.text === 'str')) continue;
+      const args = callArgs(call);
+      // extract(pat, flags=0, expand=None): a third positional argument is expand.
+      if (!args || args.splat || args.keywords.has('expand') || args.positional.length < 1 || args.positional.length > 2) continue;
+      yield { node: call, edits: [addArgument(args, 'expand=False')], message: `Series.str.extract returned a Series for one capture group until pandas 0.23 (expand=None meant False; the default is now True, a DataFrame): pinning expand=False keeps the old result (${ctx.nb.info.era.why('pandas', '0.23')})` };
     }
   },
 });
@@ -1634,5 +1893,6 @@ export const pandasRules: Rule[] = [
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
   seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, readCsvSepAndDelimiter, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
+  groupbyTupleColumns, seriesArgmaxLabel, datetimeIndexWeek, strExtractExpand,
 ];
 

@@ -201,6 +201,12 @@ const oldCvIterators = rule({
       beforeError: 'ModuleNotFoundError',
     },
     {
+      before: 'from sklearn.cross_validation import *\nfrom sklearn.dummy import DummyClassifier\nimport numpy as np\nX = np.arange(12)\ny = np.array([0, 1] * 6)\nkf = KFold(len(X), n_folds=3)\nfor tr, te in kf:\n    print(len(tr), end=" ")\nprint(len(cross_val_score(DummyClassifier(), X.reshape(-1, 1), y, cv=StratifiedKFold(y, n_folds=2))))',
+      after: 'from sklearn.model_selection import *\nfrom sklearn.dummy import DummyClassifier\nimport numpy as np\nX = np.arange(12)\ny = np.array([0, 1] * 6)\nkf = KFold(n_splits=3)\nfor tr, te in kf.split(range(len(X))):\n    print(len(tr), end=" ")\nprint(len(cross_val_score(DummyClassifier(), X.reshape(-1, 1), y, cv=StratifiedKFold(n_splits=2))))',
+      expect: '8 8 8 2',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
       before: 'from sklearn.model_selection import StratifiedKFold, cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=StratifiedKFold(y, n_folds=3))))',
       after: 'from sklearn.model_selection import StratifiedKFold, cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=StratifiedKFold(n_splits=3))))',
       expect: '3',
@@ -407,6 +413,11 @@ const imputer = rule({
     after: "import numpy as np\nfrom sklearn.preprocessing import StandardScaler\nfrom sklearn.impute import SimpleImputer as Imputer\nimp = Imputer(missing_values=np.nan, strategy='mean')\nprint(imp.fit_transform([[1.0], [np.nan], [3.0]]).ravel())",
     expect: '[1. 2. 3.]',
     beforeError: 'ImportError',
+  }, {
+    before: "import numpy as np\nfrom sklearn.preprocessing import *\nimp = Imputer(missing_values='NaN', strategy='median', axis=0)\nprint(imp.fit_transform([[1.0], [np.nan], [3.0], [4.0]]).ravel(), StandardScaler().fit_transform([[0.0], [2.0]]).ravel())",
+    after: "from sklearn.impute import SimpleImputer\nimport numpy as np\nfrom sklearn.preprocessing import *\nimp = SimpleImputer(missing_values=np.nan, strategy='median')\nprint(imp.fit_transform([[1.0], [np.nan], [3.0], [4.0]]).ravel(), StandardScaler().fit_transform([[0.0], [2.0]]).ravel())",
+    expect: '[1. 3. 3. 4.] [-1.  1.]',
+    beforeError: 'NameError',
   }],
   *find(ctx) {
     yield* moveImportedNames(ctx, 'sklearn.preprocessing', { Imputer: { module: 'sklearn.impute', name: 'SimpleImputer' } });
@@ -418,6 +429,10 @@ const imputer = rule({
       if (q !== 'sklearn.preprocessing.Imputer' && q !== 'sklearn.impute.SimpleImputer') continue;
       const args = callArgs(call)!;
       const edits: TextEdit[] = [];
+      // `from sklearn.preprocessing import *` brought Imputer in: name the new class and import it.
+      if (fn.type === 'identifier' && fn.text === 'Imputer' && !ctx.nb.binding('Imputer', ctx.index)) {
+        edits.push(replaceNode(fn, 'SimpleImputer'), ctx.importEdit('from sklearn.impute import SimpleImputer'));
+      }
       const axis = args.keywords.get('axis');
       if (axis) {
         if (kwValue(axis)?.text !== '0') { yield { node: call, message: 'Imputer(axis=1) imputed along rows; SimpleImputer only imputes columns: transpose the data (imp.fit_transform(X.T).T) instead' }; continue; }
@@ -570,19 +585,37 @@ const oneHotCategorical = rule({
   old: 'OneHotEncoder(categorical_features=[0]).fit_transform(X)',
   new: "ColumnTransformer([('oh', OneHotEncoder(), [0])], remainder='passthrough')",
   removedIn: '0.22',
-  autoFixable: false,
   errors: [unexpectedKw('categorical_features|n_values')],
   link: WN('0.22', '#sklearn-preprocessing'),
-  message: "OneHotEncoder's categorical_features/n_values were removed in scikit-learn 0.22: select the columns with ColumnTransformer([('oh', OneHotEncoder(), cols)], remainder='passthrough') (encoded columns come first, as before) and pass categories= instead of n_values",
+  message: "OneHotEncoder's categorical_features/n_values were removed in scikit-learn 0.22: the columns are selected with ColumnTransformer([('onehot', OneHotEncoder(), cols)], remainder='passthrough', sparse_threshold=1.0) (encoded columns first, then the others, sparse as before); n_values needs categories= by hand",
   fixtures: [{
-    before: 'from sklearn.preprocessing import OneHotEncoder\nX = [[0, 10.0], [1, 20.0], [2, 30.0]]\nprint(OneHotEncoder(categorical_features=[0]).fit_transform(X).shape)',
-    manual: "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.compose import ColumnTransformer\nX = [[0, 10.0], [1, 20.0], [2, 30.0]]\nprint(ColumnTransformer([('oh', OneHotEncoder(), [0])], remainder='passthrough').fit_transform(X).shape)",
+    before: 'from sklearn.preprocessing import OneHotEncoder\nX = [[0], [1], [2]]\nprint(OneHotEncoder(n_values=4).fit_transform(X).shape)',
+    manual: "from sklearn.preprocessing import OneHotEncoder\nX = [[0], [1], [2]]\nprint(OneHotEncoder(categories=[list(range(4))]).fit_transform(X).shape)",
     expect: '(3, 4)',
+    beforeError: 'TypeError',
+  }, {
+    // The old encoder put the encoded columns first and the others after them, and returned a sparse
+    // matrix (unless sparse=False): ColumnTransformer with remainder='passthrough' and sparse_threshold=1.0.
+    before: "from sklearn.preprocessing import OneHotEncoder\nX = [[0, 10.0], [1, 20.0], [2, 30.0], [1, 0.0]]\nenc = OneHotEncoder(categorical_features=[0])\nprint(enc.fit_transform(X).toarray().tolist())\nprint(OneHotEncoder(categorical_features=[0], sparse=False).fit_transform(X)[0].tolist())",
+    after: "from sklearn.compose import ColumnTransformer\nfrom sklearn.preprocessing import OneHotEncoder\nX = [[0, 10.0], [1, 20.0], [2, 30.0], [1, 0.0]]\nenc = ColumnTransformer([('onehot', OneHotEncoder(), [0])], remainder='passthrough', sparse_threshold=1.0)\nprint(enc.fit_transform(X).toarray().tolist())\nprint(ColumnTransformer([('onehot', OneHotEncoder(sparse_output=False), [0])], remainder='passthrough', sparse_threshold=1.0).fit_transform(X)[0].tolist())",
+    expect: '[[1.0, 0.0, 0.0, 10.0], [0.0, 1.0, 0.0, 20.0], [0.0, 0.0, 1.0, 30.0], [0.0, 1.0, 0.0, 0.0]]\n[1.0, 0.0, 0.0, 10.0]',
     beforeError: 'TypeError',
   }],
   *find(ctx) {
     for (const { call, args } of sklearnCalls(ctx, ['OneHotEncoder'])) {
-      if (args.keywords.has('categorical_features') || args.keywords.has('n_values')) yield { node: call };
+      const cf = args.keywords.get('categorical_features');
+      if (!cf && !args.keywords.has('n_values')) continue;
+      const cols = kwValue(cf);
+      if (!cf || !cols || args.keywords.has('n_values') || args.splat || args.positional.length) { yield { node: call }; continue; }
+      const edits = [removeArgument(args, cf, ctx.source)];
+      if (stringValue(cols) !== 'all') {
+        edits.push(
+          { start: call.startIndex, end: call.startIndex, text: "ColumnTransformer([('onehot', " },
+          { start: call.endIndex, end: call.endIndex, text: `, ${cols.text})], remainder='passthrough', sparse_threshold=1.0)` },
+          ctx.importEdit('from sklearn.compose import ColumnTransformer'),
+        );
+      }
+      yield { node: call, edits };
     }
   },
 });
@@ -717,7 +750,7 @@ const normalizeParam = rule({
   removedIn: '1.2',
   errors: [unexpectedKw('normalize')],
   link: WN('1.2', '#sklearn-linear-model'),
-  message: "normalize= was removed from linear models in scikit-learn 1.2: normalize=False is the default and is dropped; normalize=True has no exact replacement (scale the features with StandardScaler in a pipeline; regularised models need alpha adjusted)",
+  message: "normalize= was removed from linear models in scikit-learn 1.2: normalize=False is the default and is dropped, as is normalize=True in LinearRegression (least squares is scale-equivariant: same coef_ and predictions) or with fit_intercept=False (where it was ignored); in penalised models normalize=True has no exact replacement (scale the features with StandardScaler in a pipeline; regularised models need alpha adjusted)",
   fixtures: [
     {
       before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
@@ -726,18 +759,35 @@ const normalizeParam = rule({
       beforeError: 'TypeError',
     },
     {
-      before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=True).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
-      manual: 'from sklearn.linear_model import LinearRegression\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import StandardScaler\nm = make_pipeline(StandardScaler(), LinearRegression()).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
-      expect: '7.0',
+      before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=True).fit([[0, 10], [1, 30], [2, 20], [3, 50]], [1, 3, 5, 8])\nprint(m.predict([[4, 40]]).round(6).tolist(), m.coef_.round(6).tolist(), round(m.intercept_, 6))',
+      after: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression().fit([[0, 10], [1, 30], [2, 20], [3, 50]], [1, 3, 5, 8])\nprint(m.predict([[4, 40]]).round(6).tolist(), m.coef_.round(6).tolist(), round(m.intercept_, 6))',
+      expect: '[9.666667] [2.055556, 0.022222] 0.555556',
+      beforeError: 'TypeError',
+    },
+    {
+      before: 'from sklearn.linear_model import Ridge\nm = Ridge(alpha=1.0, normalize=True, fit_intercept=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
+      after: 'from sklearn.linear_model import Ridge\nm = Ridge(alpha=1.0, fit_intercept=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
+      expect: '2.167',
+      beforeError: 'TypeError',
+    },
+    {
+      before: 'from sklearn.linear_model import Lasso\nm = Lasso(alpha=0.1, normalize=True).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
+      manual: 'from sklearn.linear_model import Lasso\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import StandardScaler\nm = make_pipeline(StandardScaler(), Lasso(alpha=0.1)).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 1))',
+      expect: '6.8',
       beforeError: 'TypeError',
     },
   ],
   *find(ctx) {
-    for (const { call, args } of sklearnCalls(ctx, LINEAR_NORMALIZE)) {
+    for (const { call, name, args } of sklearnCalls(ctx, LINEAR_NORMALIZE)) {
       const kw = args.keywords.get('normalize');
       if (!kw) continue;
-      if (kwValue(kw)?.type === 'false') yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
-      else yield { node: call };
+      // normalize=False is the default. Ordinary least squares is scale-equivariant: the old fit centred and
+      // scaled X, solved, and rescaled coef_ back, so predictions, coef_ and intercept_ are those of the plain fit.
+      // Any model ignored normalize when fit_intercept=False.
+      const noIntercept = kwValue(args.keywords.get('fit_intercept'))?.type === 'false';
+      if (kwValue(kw)?.type === 'false' || name === 'LinearRegression' || noIntercept) {
+        yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
+      } else yield { node: call };
     }
   },
 });
@@ -810,6 +860,19 @@ const maxFeaturesAuto = rule({
     after: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nc = RandomForestClassifier(n_estimators=3, max_features='sqrt', random_state=0).fit([[0, 1], [1, 0]], [0, 1])\nr = RandomForestRegressor(n_estimators=3, max_features=1.0).fit([[0, 1], [1, 0]], [0.0, 1.0])\nprint(c.max_features, r.max_features)",
     expect: 'sqrt 1.0',
     beforeError: 'InvalidParameterError',
+  }, {
+    // A parameter dict the notebook passes on (**params): only classifiers among the tree estimators it names.
+    before: "from sklearn.ensemble import RandomForestClassifier, ExtraTreesClassifier\nrf_params = {'n_estimators': 3, 'max_features': 'auto', 'random_state': 0}\nmodels = [clf(**rf_params).fit([[0, 1, 2, 3]] * 2, [0, 1]) for clf in (RandomForestClassifier, ExtraTreesClassifier)]\nprint([m.max_features for m in models])",
+    after: "from sklearn.ensemble import RandomForestClassifier, ExtraTreesClassifier\nrf_params = {'n_estimators': 3, 'max_features': 'sqrt', 'random_state': 0}\nmodels = [clf(**rf_params).fit([[0, 1, 2, 3]] * 2, [0, 1]) for clf in (RandomForestClassifier, ExtraTreesClassifier)]\nprint([m.max_features for m in models])",
+    expect: "['sqrt', 'sqrt']",
+    beforeError: 'InvalidParameterError',
+  }, {
+    // Both kinds named: the error says which estimator got the failing cell's dict.
+    before: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nparams = {'n_estimators': 3, 'max_features': 'auto'}\nm = RandomForestClassifier(**params).fit([[0, 1, 2, 3]] * 2, [0, 1])\nprint(m.max_features, RandomForestRegressor().max_features)",
+    after: "from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor\nparams = {'n_estimators': 3, 'max_features': 'sqrt'}\nm = RandomForestClassifier(**params).fit([[0, 1, 2, 3]] * 2, [0, 1])\nprint(m.max_features, RandomForestRegressor().max_features)",
+    expect: 'sqrt 1.0',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_features' parameter of RandomForestClassifier must be an int in the range [1, inf), a float in the range (0.0, 1.0], a str among {'sqrt', 'log2'} or None. Got 'auto' instead." } },
   }],
   *find(ctx) {
     for (const { args, name } of sklearnCalls(ctx, [...MAX_FEATURES_CLASSIFIERS, ...MAX_FEATURES_REGRESSORS])) {
@@ -817,11 +880,30 @@ const maxFeaturesAuto = rule({
       if (!v || stringValue(v) !== 'auto') continue;
       yield { node: v, edits: [replaceNode(v, MAX_FEATURES_CLASSIFIERS.includes(name) ? `${quoteOf(v)}sqrt${quoteOf(v)}` : '1.0')] };
     }
+    // Parameter dicts (grids, `clf(**params)`): the meaning of 'auto' follows the estimator's kind, known
+    // when the notebook names tree estimators of one kind only.
+    const kind = ctx.nb.memo('max-features-kind', () => {
+      const kinds = new Set<string>();
+      for (const c of ctx.nb.cells) {
+        for (const id of c.idx.byType.get('identifier') ?? []) {
+          if (MAX_FEATURES_CLASSIFIERS.includes(id.text)) kinds.add('classifier');
+          else if (MAX_FEATURES_REGRESSORS.includes(id.text)) kinds.add('regressor');
+        }
+      }
+      return kinds.size === 1 ? [...kinds][0] : undefined;
+    });
+    // Else the estimator the run's error names, for the dicts of the cell that failed.
+    const rt = ctx.nb.info.runtime;
+    const named = rt && rt.failingCell === ctx.index ? /The 'max_features' parameter of (\w+) must be/.exec(rt.evalue)?.[1] : undefined;
+    const cellKind = kind ?? (named && MAX_FEATURES_CLASSIFIERS.includes(named) ? 'classifier' : named && MAX_FEATURES_REGRESSORS.includes(named) ? 'regressor' : undefined);
     for (const pair of ctx.nodes('pair')) {
       const key = stringValue(pair.childForFieldName('key'));
       if (key !== 'max_features' && !key?.endsWith('__max_features')) continue;
       const autos = stringLiteralIn(pair.childForFieldName('value') ?? undefined, { auto: 'auto' });
-      for (const { node } of autos) yield { node, message: "max_features='auto' in a parameter grid was removed in scikit-learn 1.3: use 'sqrt' for classifiers, 1.0 for regressors" };
+      for (const { node } of autos) {
+        if (cellKind) yield { node, edits: [replaceNode(node, cellKind === 'classifier' ? `${quoteOf(node)}sqrt${quoteOf(node)}` : '1.0')] };
+        else yield { node, message: "max_features='auto' in a parameter grid was removed in scikit-learn 1.3: use 'sqrt' for classifiers, 1.0 for regressors" };
+      }
     }
   },
 });
@@ -903,6 +985,23 @@ const OLD_ORDER: Record<string, { names: string[]; keep: number }> = {
   GridSearchCV: { names: ['estimator', 'param_grid', 'scoring'], keep: 2 },
   RandomizedSearchCV: { names: ['estimator', 'param_distributions', 'n_iter', 'scoring'], keep: 2 },
   QuadraticDiscriminantAnalysis: { names: ['priors', 'reg_param', 'store_covariance', 'tol'], keep: 0 },
+  // Functions (0.19 signatures; keyword-only since 1.0). validation_curve stops at param_range: the old
+  // sklearn.learning_curve version had no groups= after it.
+  validation_curve: { names: ['estimator', 'X', 'y', 'param_name', 'param_range'], keep: 3 },
+  confusion_matrix: { names: ['y_true', 'y_pred', 'labels', 'sample_weight'], keep: 2 },
+  classification_report: { names: ['y_true', 'y_pred', 'labels', 'target_names', 'sample_weight', 'digits'], keep: 2 },
+  accuracy_score: { names: ['y_true', 'y_pred', 'normalize', 'sample_weight'], keep: 2 },
+  f1_score: { names: ['y_true', 'y_pred', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  precision_score: { names: ['y_true', 'y_pred', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  recall_score: { names: ['y_true', 'y_pred', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  fbeta_score: { names: ['y_true', 'y_pred', 'beta', 'labels', 'pos_label', 'average', 'sample_weight'], keep: 2 },
+  roc_auc_score: { names: ['y_true', 'y_score', 'average', 'sample_weight'], keep: 2 },
+  roc_curve: { names: ['y_true', 'y_score', 'pos_label', 'sample_weight', 'drop_intermediate'], keep: 2 },
+  precision_recall_curve: { names: ['y_true', 'probas_pred', 'pos_label', 'sample_weight'], keep: 2 },
+  mean_squared_error: { names: ['y_true', 'y_pred', 'sample_weight', 'multioutput'], keep: 2 },
+  mean_absolute_error: { names: ['y_true', 'y_pred', 'sample_weight', 'multioutput'], keep: 2 },
+  log_loss: { names: ['y_true', 'y_pred', 'eps', 'normalize', 'sample_weight', 'labels'], keep: 2 },
+  make_scorer: { names: ['score_func', 'greater_is_better', 'needs_proba', 'needs_threshold'], keep: 1 },
 };
 
 const positionalParams = rule({
@@ -913,13 +1012,23 @@ const positionalParams = rule({
   old: "SVC(1.0, 'rbf')",
   new: "SVC(C=1.0, kernel='rbf')",
   removedIn: '1.0',
-  errors: [err('TypeError', /__init__\(\) takes (from \d+ to \d+|\d+) positional arguments? but \d+ were given/)],
+  errors: [err('TypeError', /__init__\(\) takes (from \d+ to \d+|\d+) positional arguments? but \d+ were given|^too many positional arguments$/)],
   link: WN('0.23', '#enforcing-keyword-only-arguments'),
-  message: 'estimator parameters are keyword-only since scikit-learn 1.0; name them',
+  message: 'estimator parameters (and the optional arguments of metrics and validation_curve) are keyword-only since scikit-learn 1.0; name them',
   fixtures: [{
     before: "from sklearn.svm import SVC\nfrom sklearn.ensemble import RandomForestClassifier\nm = SVC(10.0, 'linear')\nr = RandomForestClassifier(5, 'entropy')\nprint(m.C, m.kernel, r.n_estimators, r.criterion)",
     after: "from sklearn.svm import SVC\nfrom sklearn.ensemble import RandomForestClassifier\nm = SVC(C=10.0, kernel='linear')\nr = RandomForestClassifier(5, criterion='entropy')\nprint(m.C, m.kernel, r.n_estimators, r.criterion)",
     expect: '10.0 linear 5 entropy',
+    beforeError: 'TypeError',
+  }, {
+    before: "from sklearn import metrics\nfrom sklearn.metrics import confusion_matrix, classification_report\ny, p = [0, 1, 1, 0], [0, 1, 0, 0]\nprint(confusion_matrix(y, p, [1, 0]).tolist(), metrics.f1_score(y, p, None, 1, 'binary'))\nprint(classification_report(y, p, [0, 1], ['no', 'yes']).split()[:3])",
+    after: "from sklearn import metrics\nfrom sklearn.metrics import confusion_matrix, classification_report\ny, p = [0, 1, 1, 0], [0, 1, 0, 0]\nprint(confusion_matrix(y, p, labels=[1, 0]).tolist(), metrics.f1_score(y, p, labels=None, pos_label=1, average='binary'))\nprint(classification_report(y, p, labels=[0, 1], target_names=['no', 'yes']).split()[:3])",
+    expect: "[[1, 1], [0, 2]] 0.6666666666666666\n['precision', 'recall', 'f1-score']",
+    beforeError: 'TypeError',
+  }, {
+    before: "from sklearn.model_selection import validation_curve\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ntr, te = validation_curve(DecisionTreeClassifier(random_state=0), X, y, 'max_depth', [1, 2], cv=3)\nprint(te.shape)",
+    after: "from sklearn.model_selection import validation_curve\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ntr, te = validation_curve(DecisionTreeClassifier(random_state=0), X, y, param_name='max_depth', param_range=[1, 2], cv=3)\nprint(te.shape)",
+    expect: '(2, 3)',
     beforeError: 'TypeError',
   }],
   *find(ctx) {
