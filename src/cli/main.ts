@@ -5,7 +5,7 @@ import type { CliContext, CommandModule } from './context.js';
 import { cacheDirFromEnv } from './cache-dir.js';
 
 /** Subcommand name -> module under ./commands (loaded lazily so `scan` never pays for the executor). */
-const COMMANDS = ['run', 'env', 'scan', 'fix', 'modernize', 'audit', 'report', 'check'] as const;
+const COMMANDS = ['run', 'env', 'scan', 'fix', 'modernize', 'audit', 'report', 'check', 'worker', 'queue'] as const;
 
 const USAGE = `nbmodernize — run old Kaggle-era notebooks in one fixed modern Python environment and modernize their code
 
@@ -17,6 +17,8 @@ Commands:
   env info [NAME]     show the environment's recorded versions
   scan NOTEBOOK...    static findings of known API breakage (no execution)
   fix NOTEBOOK        apply the deterministic rules (--rules-only)
+  worker --queue URL  run audit notebooks from a Redis queue (audit INPUT --queue URL fills it)
+  queue status --queue URL   jobs waiting, running, done and failed; the workers connected
 
 Run "nbmodernize <command> --help" for a command's options. Global: --log-level LEVEL, --log-file FILE.
 Environment: NBMODERNIZE_CACHE_DIR (default $XDG_CACHE_HOME/nbmodernize or ~/.cache/nbmodernize).`;
