@@ -18,7 +18,7 @@ import type { PoolHooks } from '../audit/pool.js';
 import type { AuditRecord } from '../audit/record.js';
 import { receiveArtifacts, unpackArtifacts } from './artifacts.js';
 import { AuditQueue } from './bullmq.js';
-import { jobIdFor, jobPayload, type QueueJobResult, type QueueRunOptions } from './payload.js';
+import { jobIdFor, jobPayload, unmaskNotebookPath, type QueueJobResult, type QueueRunOptions } from './payload.js';
 import type { QueueConnection } from './url.js';
 
 export interface QueueCoordinatorOptions {
@@ -81,7 +81,7 @@ export class QueueDispatch {
       return;
     }
     const result = f.value as QueueJobResult;
-    let record: AuditRecord = { ...result.record, id: job.id, path: job.path };
+    let record: AuditRecord = { ...unmaskNotebookPath(result.record, job.path), id: job.id, path: job.path };
     try {
       const gz = receiveArtifacts(result.artifacts, this.o.artifactsDir);
       if (gz) unpackArtifacts(gz, path.join(this.o.auditDir, job.artifactDir));

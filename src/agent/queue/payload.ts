@@ -79,3 +79,18 @@ function stableJson(v: unknown): string {
   }
   return JSON.stringify(v);
 }
+
+/**
+ * The worker's copy of the notebook has another path than the coordinator's file, and messages
+ * quote it ("... is not valid JSON"). The worker puts this mark in its place and the coordinator
+ * its own path, so a record reads the same as a local audit's.
+ */
+const NOTEBOOK_MARK = '@@nbmodernize-notebook@@';
+
+export function maskNotebookPath(record: AuditRecord, localPath: string): AuditRecord {
+  return JSON.parse(JSON.stringify(record).split(JSON.stringify(localPath).slice(1, -1)).join(NOTEBOOK_MARK)) as AuditRecord;
+}
+
+export function unmaskNotebookPath(record: AuditRecord, realPath: string): AuditRecord {
+  return JSON.parse(JSON.stringify(record).split(NOTEBOOK_MARK).join(JSON.stringify(realPath).slice(1, -1))) as AuditRecord;
+}

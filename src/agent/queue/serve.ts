@@ -18,7 +18,7 @@ import type { AuditRecord } from '../audit/record.js';
 import { packArtifacts, shipArtifacts } from './artifacts.js';
 import { consume, type JobHandle } from './bullmq.js';
 import { JobGivenBack, JobRefused } from './errors.js';
-import { PAYLOAD_VERSION, type QueueJobData, type QueueJobResult } from './payload.js';
+import { maskNotebookPath, PAYLOAD_VERSION, type QueueJobData, type QueueJobResult } from './payload.js';
 import { lockTiming, refusal } from './policy.js';
 import { WorkerSlots } from './slots.js';
 import type { QueueConnection } from './url.js';
@@ -112,7 +112,7 @@ export async function serveQueue(o: QueueWorkerOptions, signal: AbortSignal): Pr
       if (outcome.type === 'died') throw new Error(outcome.detail);
       const record = outcome.record;
       if (INFRA_STATUS.has(record.status)) throw new Error(`${record.status}: ${record.reason}`);
-      const result: QueueJobResult = { record: relocate(record, localArtifacts, data.artifactDir) };
+      const result: QueueJobResult = { record: maskNotebookPath(relocate(record, localArtifacts, data.artifactDir), nbPath) };
       const artifacts = shipArtifacts(packArtifacts(path.join(auditDir, localArtifacts)), h.id, { inlineLimitBytes: o.inlineLimitBytes, ...(o.artifactsDir ? { artifactsDir: o.artifactsDir } : {}) });
       if (artifacts.dropped) log.warn(`${data.id}: ${artifacts.dropped}`);
       result.artifacts = artifacts;
