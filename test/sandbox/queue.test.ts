@@ -7,7 +7,7 @@
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,9 +31,9 @@ after(async () => {
 
 interface Worker { proc: ChildProcess; pid: number; stderr: () => string; exited: Promise<number | null> }
 
-function startWorker(queueName: string, n: number): Worker {
+function startWorker(queueName: string, n: number, extra: string[] = []): Worker {
   const proc = spawn(process.execPath, [path.join(packageRoot(), 'bin', 'nbmodernize.js'), 'worker', '--queue', redis.url(), '--queue-name', queueName,
-    '--jobs', '1', '--data-root', path.dirname(data), '--timeout', '60', '--name', `test-${n}`], {
+    '--jobs', '1', '--data-root', path.dirname(data), '--timeout', '60', '--name', `test-${n}`, ...extra], {
     env: { ...process.env, NBMODERNIZE_TEST_CRASH_MARKER: POISON },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -63,6 +63,17 @@ async function status(queueName: string): Promise<any> {
   const r = await runCli(['queue', 'status', '--queue', redis.url(), '--queue-name', queueName, '--json']);
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout);
+}
+
+/** The worker says it took the notebook and a kernel runs under it. */
+function runsNotebook(w: Worker, name: string): boolean {
+  return w.stderr().includes(`taken ${name}`) && descendants(w.pid).some((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('ipykernel');
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Notebooks that take a moment, each with a known verdict. */
@@ -110,16 +121,7 @@ it('kill -9 of a worker mid-notebook: another worker takes the job over; every n
     const running = audit(input, out, 'kill');
     // The first worker to take a-slow.ipynb, once its kernel runs the notebook.
     let victim: Worker | undefined;
-    await waitFor(() => {
-      victim = workers.find((w) => /taken a-slow\.ipynb/.test(w.stderr()) && descendants(w.pid).some((p) => {
-        try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('ipykernel');
-        } catch {
-          return false;
-        }
-      }));
-      return Boolean(victim);
-    }, 120_000, 'a worker to run a-slow.ipynb');
+    await waitFor(() => Boolean(victim = workers.find((w) => runsNotebook(w, 'a-slow.ipynb'))), 120_000, 'a worker to run a-slow.ipynb');
     const tree = descendants(victim!.pid);
     victim!.proc.kill('SIGKILL');
     await victim!.exited;
@@ -207,5 +209,86 @@ it('a poison notebook that kills its worker process every time lands in the fail
     for (const w of workers) assert.ok(alive(w.pid));
   } finally {
     await stopWorkers(workers);
+  }
+});
+
+it('SIGTERM to a worker: it finishes the notebook in hand (or, past --grace, gives it back) and exits 0', async () => {
+  const input = writeTree(path.join(root, 'graceful'), {
+    'a-slow.ipynb': withOutputs([['import time\ntime.sleep(4)\nprint(1)', '1\n']]),
+    'b-slow.ipynb': withOutputs([['import time\ntime.sleep(4)\nprint(2)', '2\n']]),
+  });
+  const out = path.join(root, 'out-graceful');
+  const w1 = startWorker('graceful', 1);
+  const workers = [w1];
+  try {
+    const running = audit(input, out, 'graceful');
+    await waitFor(() => runsNotebook(w1, 'a-slow.ipynb'), 120_000, 'worker 1 to run a-slow.ipynb');
+    w1.proc.kill('SIGTERM');
+    assert.equal(await w1.exited, 0, w1.stderr());
+    assert.match(w1.stderr(), /done a-slow\.ipynb/);
+    assert.doesNotMatch(w1.stderr(), /taken b-slow/);
+    // No grace: the notebook in hand goes back to the queue, without using an attempt.
+    const w2 = startWorker('graceful', 2, ['--grace', '0.001']);
+    workers.push(w2);
+    await waitFor(() => runsNotebook(w2, 'b-slow.ipynb'), 120_000, 'worker 2 to run b-slow.ipynb');
+    w2.proc.kill('SIGTERM');
+    assert.equal(await w2.exited, 0, w2.stderr());
+    assert.match(w2.stderr(), /given-back b-slow\.ipynb/);
+    const w3 = startWorker('graceful', 3);
+    workers.push(w3);
+    const r = await running;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(w3.stderr(), /done b-slow\.ipynb/);
+    assert.equal(readSummary(out).totals.reproduced, 2);
+    assert.deepEqual(finishedIds(out).sort(), ['a-slow.ipynb', 'b-slow.ipynb']);
+  } finally {
+    await stopWorkers(workers);
+  }
+});
+
+it('a worker refuses a job that asks for the host backend (no isolation): failed at once with the reason, not retried', async () => {
+  const input = writeTree(path.join(root, 'wide'), { 'a.ipynb': withOutputs([['print(1)', '1\n']]) });
+  const workers = [startWorker('wide', 1)];
+  try {
+    const out = path.join(root, 'out-wide');
+    const r = await runCli(['audit', input, '--out-dir', out, '--sandbox', 'host', '--queue', redis.url(), '--queue-name', 'wide'], { timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const rec = readSummary(out).notebooks[0]!;
+    assert.equal(rec.status, 'crashed');
+    assert.match(rec.reason, /after 1 attempt: the job asks for the host sandbox.*--allow-wide-sandbox/);
+    assert.doesNotMatch(workers[0]!.stderr(), /taken a\.ipynb/);
+  } finally {
+    await stopWorkers(workers);
+  }
+});
+
+it('rediss:// with a password: TLS to Redis, the password never printed; a wrong password or plain redis:// fails fast', async (t) => {
+  const dir = fs.mkdtempSync(path.join(root, 'tls-'));
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  } catch {
+    return t.skip('openssl is not installed');
+  }
+  const secret = 'pw-s3cret-9f2b';
+  const tls = await TestRedis.start({ tls: { cert, key }, password: secret });
+  try {
+    const env = { NODE_EXTRA_CA_CERTS: cert };
+    const ok = await runCli(['queue', 'status', '--queue', `rediss://:${secret}@localhost:${tls.port}/0`], { env });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, new RegExp(`queue rediss://\\*\\*\\*@localhost:${tls.port}/0`));
+    // From the environment: the URL is not on the command line either.
+    const fromEnv = await runCli(['queue', 'status', '--queue', 'env', '--json'], { env: { ...env, NBMODERNIZE_QUEUE_URL: `rediss://:${secret}@localhost:${tls.port}/0` } });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.equal(JSON.parse(fromEnv.stdout).waiting, 0);
+    const wrong = await runCli(['queue', 'status', '--queue', `rediss://:wrong-${secret}@localhost:${tls.port}/0`], { env, timeoutMs: 60_000 });
+    assert.equal(wrong.code, 7, wrong.stderr);
+    assert.match(wrong.stderr, /cannot read the queue at rediss:\/\/\*\*\*@localhost.*WRONGPASS/);
+    const plain = await runCli(['queue', 'status', '--queue', `redis://:${secret}@localhost:${tls.port}/0`], { env, timeoutMs: 60_000 });
+    assert.equal(plain.code, 7, plain.stderr);
+    for (const r of [ok, fromEnv, wrong, plain]) assert.ok(!(r.stdout + r.stderr).includes(secret), 'the password is never printed');
+  } finally {
+    await tls.stop();
   }
 });

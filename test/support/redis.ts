@@ -24,10 +24,11 @@ export class TestRedis {
   private proc?: ChildProcess;
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-redis-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(readonly port: number, private readonly o: { tls?: { cert: string; key: string }; password?: string }) {}
 
-  static async start(): Promise<TestRedis> {
-    const r = new TestRedis(await freePort());
+  /** tls: the port speaks TLS only (rediss://); password: requirepass. */
+  static async start(o: { tls?: { cert: string; key: string }; password?: string } = {}): Promise<TestRedis> {
+    const r = new TestRedis(await freePort(), o);
     await r.up();
     return r;
   }
@@ -38,7 +39,11 @@ export class TestRedis {
 
   /** Starts the server and resolves once it accepts connections (it says so on stdout). */
   async up(): Promise<void> {
-    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const listen = this.o.tls
+      ? ['--port', '0', '--tls-port', String(this.port), '--tls-cert-file', this.o.tls.cert, '--tls-key-file', this.o.tls.key, '--tls-ca-cert-file', this.o.tls.cert, '--tls-auth-clients', 'no']
+      : ['--port', String(this.port)];
+    const auth = this.o.password ? ['--requirepass', this.o.password] : [];
+    const proc = spawn('redis-server', [...listen, ...auth, '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     await new Promise<void>((resolve, reject) => {
       let out = '';

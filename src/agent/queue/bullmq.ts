@@ -18,7 +18,7 @@ import type { QueueConnection } from './url.js';
 
 export const DEFAULT_QUEUE_NAME = 'nbmodernize-audit';
 
-function connectionOptions(c: QueueConnection, clientName: string) {
+function connectionOptions(c: QueueConnection, clientName: string, failFast = false) {
   return {
     host: c.host,
     port: c.port,
@@ -27,9 +27,10 @@ function connectionOptions(c: QueueConnection, clientName: string) {
     ...(c.password ? { password: c.password } : {}),
     ...(c.tls ? { tls: { servername: c.host } } : {}),
     connectionName: clientName,
-    // Wait for Redis to come back (a restart) instead of failing the command: required by BullMQ workers.
-    maxRetriesPerRequest: null,
-    retryStrategy: (times: number) => Math.min(200 * times, 2_000),
+    // Wait for Redis to come back (a restart) instead of failing the command: required by BullMQ
+    // workers. A one-off look (queue status) fails at once instead: a wrong password or address.
+    maxRetriesPerRequest: failFast ? 1 : null,
+    retryStrategy: (times: number) => (failFast ? null : Math.min(200 * times, 2_000)),
   };
 }
 
@@ -43,8 +44,8 @@ export interface QueueCounts { waiting: number; active: number; delayed: number;
 export class AuditQueue {
   private constructor(private readonly q: Queue) {}
 
-  static open(c: QueueConnection, name = DEFAULT_QUEUE_NAME): AuditQueue {
-    const q = new Queue(name, { connection: connectionOptions(c, 'nbmodernize-coordinator') });
+  static open(c: QueueConnection, name = DEFAULT_QUEUE_NAME, o: { failFast?: boolean } = {}): AuditQueue {
+    const q = new Queue(name, { connection: connectionOptions(c, 'nbmodernize-coordinator', o.failFast) });
     // Connection errors are retried by the client; say so once per error, without the URL's secrets.
     q.on('error', (err) => log.warn(`queue ${c.display}: ${errorMessage(err)}`));
     return new AuditQueue(q);

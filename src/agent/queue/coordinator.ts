@@ -55,6 +55,9 @@ export class QueueDispatch {
     if (!this.o.resume) for (const { id } of payloads) await queue.removeFinished(id);
     await queue.add(payloads, { attempts: this.o.attempts, backoffMs: this.o.backoffMs });
     log.info(`queue ${this.o.connection.display}: ${payloads.length} notebooks enqueued`);
+    const workers = await queue.workers().catch(() => []);
+    // Not an error (workers may come later), but the likeliest reason for an audit that never moves.
+    if (!workers.length) log.warn(`no worker is connected to ${this.o.connection.display} yet; start some with: nbmodernize worker --queue URL --data-root DIR`);
     while (pending.size && !signal?.aborted) {
       try {
         const done = await queue.finishedIds();

@@ -48,7 +48,14 @@ export class WorkerSlots {
       return await new Promise<SlotOutcome>((resolve) => {
         s.settle = resolve;
         s.ready.then(
-          () => s.proc.send({ type: 'run', job }),
+          () => {
+            try {
+              s.proc.send({ type: 'run', job });
+            } catch (err) {
+              // Gone between "ready" and now: its exit settles the job as died.
+              if (!s.exited) resolve({ type: 'died', detail: `could not hand the notebook to its process: ${(err as Error).message}` });
+            }
+          },
           (err: Error) => resolve({ type: 'died', detail: err.message }),
         );
       });

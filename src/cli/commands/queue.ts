@@ -1,5 +1,5 @@
 /** `nbmodernize queue status --queue URL`: what the audit queue holds and which workers are connected. */
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { errorMessage, ExitCode, NbmError, UsageError } from '../../core/errors.js';
 import { AuditQueue } from '../../agent/queue/bullmq.js';
 import { parseQueueUrl } from '../../agent/queue/url.js';
 import type { CliContext } from '../context.js';
@@ -26,9 +26,14 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (positionals[0] !== 'status' || positionals.length !== 1) throw new UsageError('queue takes one subcommand: status', 'see: nbmodernize queue --help');
   if (!values.queue) throw new UsageError('queue status needs --queue URL');
   const connection = parseQueueUrl(values.queue === 'env' ? (ctx.env.NBMODERNIZE_QUEUE_URL ?? '') : values.queue);
-  const queue = AuditQueue.open(connection, values['queue-name']);
+  const queue = AuditQueue.open(connection, values['queue-name'], { failFast: true });
   try {
-    const [counts, workers, failed] = await Promise.all([queue.counts(), queue.workers(), queue.failures()]);
+    let counts, workers, failed;
+    try {
+      [counts, workers, failed] = await Promise.all([queue.counts(), queue.workers(), queue.failures()]);
+    } catch (err) {
+      throw new NbmError(`cannot read the queue at ${connection.display}: ${errorMessage(err)}`, ExitCode.environment, 'queue');
+    }
     if (values.json) {
       ctx.stdout(JSON.stringify({ queue: connection.display, ...counts, workers, failedJobs: failed }, null, 2) + '\n');
       return ExitCode.ok;

@@ -74,6 +74,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const threads = values.threads !== undefined ? Math.floor(positiveNumber(values.threads, '--threads')!) : Math.max(1, Math.floor(cores / plan.jobs));
   const workerName = values.name ?? `${os.hostname()}:${process.pid}`;
   const bin = path.join(packageRoot(), 'bin', 'nbmodernize.js');
+  const childEnv = { ...ctx.env };
+  delete childEnv.NBMODERNIZE_QUEUE_URL;
   ctx.stderr(`nbmodernize worker ${workerName}: queue ${connection.display}, ${plan.jobs} at once, ${plan.memoryMb} MiB and ${threads} thread${threads === 1 ? '' : 's'} each\n`);
   await serveQueue({
     connection,
@@ -94,7 +96,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     graceMs: (positiveNumber(values.grace, '--grace') ?? 600) * 1000,
     warm: !values['no-warm'],
     workerName,
-    spawn: () => fork(bin, ['worker', '--child', '--log-level', 'info'], { cwd: ctx.cwd, env: ctx.env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] }),
+    // The queue's URL (and its password) stays with this process.
+    spawn: () => fork(bin, ['worker', '--child', '--log-level', 'info'], { cwd: ctx.cwd, env: childEnv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] }),
     onJob: (e) => ctx.stderr(`nbmodernize worker ${workerName}: ${e.type} ${e.notebook} (job ${e.id})${e.detail ? `: ${e.detail}` : ''}\n`),
   }, ctx.signal);
   return ExitCode.ok;

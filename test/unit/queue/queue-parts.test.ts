@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseQueueUrl } from '../../../src/agent/queue/url.js';
-import { jobIdFor, type QueueJobData } from '../../../src/agent/queue/payload.js';
+import { jobIdFor, maskNotebookPath, unmaskNotebookPath, type QueueJobData } from '../../../src/agent/queue/payload.js';
 import { packArtifacts, receiveArtifacts, shipArtifacts, unpackArtifacts } from '../../../src/agent/queue/artifacts.js';
 import { lockTiming, refusal } from '../../../src/agent/queue/policy.js';
 
@@ -57,4 +57,11 @@ it('lock timing follows the budget within bounds; wide sandboxes need the flag',
   assert.equal(refusal(opts('bwrap'), false), undefined);
   assert.match(refusal(opts('host'), false)!, /--allow-wide-sandbox/);
   assert.equal(refusal(opts('remote'), true), undefined);
+});
+
+it("a record quotes the coordinator's notebook path, not the worker's copy", () => {
+  const rec = { reason: '/tmp/w/jobs/nb-1/a "b".ipynb is not valid JSON', path: '/tmp/w/jobs/nb-1/a "b".ipynb', error: { evalue: 'x' } } as any;
+  const masked = maskNotebookPath(rec, '/tmp/w/jobs/nb-1/a "b".ipynb');
+  assert.ok(!JSON.stringify(masked).includes('/tmp/w'));
+  assert.deepEqual(unmaskNotebookPath(masked, '/home/me/in/a "b".ipynb'), { ...rec, reason: '/home/me/in/a "b".ipynb is not valid JSON', path: '/home/me/in/a "b".ipynb' });
 });
