@@ -101,6 +101,10 @@ it('a coordinator and three workers audit the mixed directory: the same summary 
     // The artifacts came back to the coordinator's directory.
     const fixable = readSummary(out).notebooks.find((n) => n.id === 'titanic/fixable.ipynb')!;
     for (const f of ['notebook', 'runResult', 'report', 'trajectory', 'drift']) assert.ok(fs.existsSync(path.join(out, fixable.artifacts[f]!)), f);
+    // Nothing quotes the worker's copy of a notebook: records and artifacts name the coordinator's files.
+    const quoting = (dir: string): string[] => fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && fs.readFileSync(path.join(e.parentPath, e.name), 'utf8').includes('nbm-queue-worker-')).map((e) => e.name);
+    assert.deepEqual(quoting(out), []);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(out, readSummary(out).notebooks.find((n) => n.id === 'clean.ipynb')!.artifacts.runResult!), 'utf8')).notebook.path, path.join(input, 'clean.ipynb'));
     assert.equal(finishedIds(out).length, 7);
     // Collected results are removed from Redis; nothing waits, nothing failed.
     const st = await status('mixed');

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { QueueJobResult } from './payload.js';
+import { replacePath, type PathSwap, type QueueJobResult } from './payload.js';
 
 /** Rename into place: a reader (or a crash) never sees half a file. */
 function writeAtomic(file: string, data: Buffer): void {
@@ -34,13 +34,20 @@ function listFiles(dir: string, prefix = ''): string[] {
   return out;
 }
 
-export function packArtifacts(dir: string): Buffer {
-  const archive: Archive = { files: listFiles(dir).map((rel) => ({ path: rel, data: fs.readFileSync(path.join(dir, rel)).toString('base64') })) };
+/** A file's bytes with paths replaced, when it quotes them (text files: run results, notebooks, logs). */
+function rewrite(data: Buffer, swaps: PathSwap[]): Buffer {
+  const hits = swaps.filter((s) => data.includes(s.from));
+  if (!hits.length) return data;
+  return Buffer.from(hits.reduce((text, s) => replacePath(text, s.from, s.to), data.toString('utf8')), 'utf8');
+}
+
+export function packArtifacts(dir: string, swaps: PathSwap[] = []): Buffer {
+  const archive: Archive = { files: listFiles(dir).map((rel) => ({ path: rel, data: rewrite(fs.readFileSync(path.join(dir, rel)), swaps).toString('base64') })) };
   return gzipSync(JSON.stringify(archive));
 }
 
 /** Writes the archive's files under dir; entries that would land outside it are skipped. */
-export function unpackArtifacts(gz: Buffer, dir: string): number {
+export function unpackArtifacts(gz: Buffer, dir: string, swaps: PathSwap[] = []): number {
   const archive = JSON.parse(gunzipSync(gz).toString('utf8')) as Archive;
   const root = path.resolve(dir);
   let n = 0;
@@ -48,7 +55,7 @@ export function unpackArtifacts(gz: Buffer, dir: string): number {
     const target = path.resolve(root, f.path);
     if (!target.startsWith(root + path.sep)) continue;
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    writeAtomic(target, Buffer.from(f.data, 'base64'));
+    writeAtomic(target, rewrite(Buffer.from(f.data, 'base64'), swaps));
     n += 1;
   }
   return n;

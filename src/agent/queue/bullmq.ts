@@ -84,6 +84,21 @@ export class AuditQueue {
     if (state === 'completed' || state === 'failed') await job.remove();
   }
 
+  /** Take a job back that no worker has started yet; false when it runs or ran already. */
+  async withdraw(id: string): Promise<boolean> {
+    const job = await this.q.getJob(id);
+    if (!job) return true;
+    const state = await job.getState();
+    if (state !== 'waiting' && state !== 'delayed' && state !== 'prioritized') return false;
+    try {
+      await job.remove();
+      return true;
+    } catch {
+      // A worker locked it between the two calls: it runs, and is collected.
+      return false;
+    }
+  }
+
   async counts(): Promise<QueueCounts> {
     const c = await this.q.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
     return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, completed: c.completed ?? 0, failed: c.failed ?? 0 };

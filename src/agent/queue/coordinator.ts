@@ -18,7 +18,7 @@ import type { PoolHooks } from '../audit/pool.js';
 import type { AuditRecord } from '../audit/record.js';
 import { receiveArtifacts, unpackArtifacts } from './artifacts.js';
 import { AuditQueue } from './bullmq.js';
-import { jobIdFor, jobPayload, unmaskNotebookPath, type QueueJobResult, type QueueRunOptions } from './payload.js';
+import { ARTIFACTS_MARK, FOLDER_MARK, jobIdFor, jobPayload, swapRecordPaths, type QueueJobResult, type QueueRunOptions } from './payload.js';
 import type { QueueConnection } from './url.js';
 
 export interface QueueCoordinatorOptions {
@@ -58,13 +58,18 @@ export class QueueDispatch {
     const workers = await queue.workers().catch(() => []);
     // Not an error (workers may come later), but the likeliest reason for an audit that never moves.
     if (!workers.length) log.warn(`no worker is connected to ${this.o.connection.display} yet; start some with: nbmodernize worker --queue URL --data-root DIR`);
+    let stopped: string | undefined;
     while (pending.size && !signal?.aborted) {
       try {
         const done = await queue.finishedIds();
         for (const id of [...pending.keys()].filter((i) => done.has(i))) {
           if (signal?.aborted) break;
-          await this.collect(queue, id, pending.get(id)!);
-          pending.delete(id);
+          await this.collect(queue, id, pending);
+        }
+        if (!stopped && (stopped = this.hooks.shouldStop?.())) {
+          // Like the local pool: no new notebooks, the running ones finish and are collected.
+          log.warn(`not starting more notebooks: ${stopped}`);
+          for (const id of [...pending.keys()]) if (await queue.withdraw(id)) pending.delete(id);
         }
       } catch (err) {
         // Redis restarting, the network gone: the jobs are in Redis (AOF), so wait and look again.
@@ -75,26 +80,33 @@ export class QueueDispatch {
     }
   }
 
-  private async collect(queue: AuditQueue, id: string, job: AuditJob): Promise<void> {
+  /** Records a finished job once: it leaves `pending` as its record is stored, before anything else can fail. */
+  private async collect(queue: AuditQueue, id: string, pending: Map<string, AuditJob>): Promise<void> {
+    const job = pending.get(id)!;
     const f = await queue.finished(id);
     if (f.state === 'pending') return;
     if (f.state === 'failed') {
       // Kept in the failed set for `queue status`; recorded here like a local crashed worker.
       this.hooks.crashed(job, `failed on the queue after ${f.attemptsMade} attempt${f.attemptsMade === 1 ? '' : 's'}: ${f.reason}`);
+      pending.delete(id);
       return;
     }
     const result = f.value as QueueJobResult;
-    let record: AuditRecord = { ...unmaskNotebookPath(result.record, job.path), id: job.id, path: job.path };
+    const artifactDir = path.join(this.o.auditDir, job.artifactDir);
+    const swaps = [{ from: ARTIFACTS_MARK, to: artifactDir }, { from: FOLDER_MARK, to: path.dirname(job.path) }];
+    let record: AuditRecord = { ...swapRecordPaths(result.record, swaps), id: job.id, path: job.path };
     try {
       const gz = receiveArtifacts(result.artifacts, this.o.artifactsDir);
-      if (gz) unpackArtifacts(gz, path.join(this.o.auditDir, job.artifactDir));
+      if (gz) unpackArtifacts(gz, artifactDir, swaps);
       else if (result.artifacts?.dropped) log.warn(`${job.id}: ${result.artifacts.dropped}`);
     } catch (err) {
       log.warn(`${job.id}: artifacts not received: ${errorMessage(err)}`);
       record = { ...record, artifacts: { dir: record.artifacts.dir } };
     }
     this.hooks.finished(record);
-    await queue.removeFinished(id);
+    pending.delete(id);
+    // If this fails (Redis just went away) the result stays in Redis; --resume never asks for it again.
+    await queue.removeFinished(id).catch((err) => log.warn(`${job.id}: could not remove its finished job: ${errorMessage(err)}`));
   }
 
   async drained(): Promise<void> {

@@ -81,16 +81,25 @@ function stableJson(v: unknown): string {
 }
 
 /**
- * The worker's copy of the notebook has another path than the coordinator's file, and messages
- * quote it ("... is not valid JSON"). The worker puts this mark in its place and the coordinator
- * its own path, so a record reads the same as a local audit's.
+ * The worker's copy of the notebook lives in another folder than the coordinator's file, and the
+ * record and artifacts quote it ("... is not valid JSON", the run result's notebook path). The
+ * worker puts this mark in place of its folder and the coordinator its own, so they read the same
+ * as a local audit's.
  */
-const NOTEBOOK_MARK = '@@nbmodernize-notebook@@';
+export const FOLDER_MARK = '@@nbmodernize-notebook-dir@@';
+/** The same for the job's artifact directory (run results name the executed notebook by its absolute path). */
+export const ARTIFACTS_MARK = '@@nbmodernize-artifacts-dir@@';
 
-export function maskNotebookPath(record: AuditRecord, localPath: string): AuditRecord {
-  return JSON.parse(JSON.stringify(record).split(JSON.stringify(localPath).slice(1, -1)).join(NOTEBOOK_MARK)) as AuditRecord;
+/** Every occurrence of `from` in text (also as a JSON string body) replaced by `to`. */
+export function replacePath(text: string, from: string, to: string): string {
+  const jsonFrom = JSON.stringify(from).slice(1, -1);
+  const jsonTo = JSON.stringify(to).slice(1, -1);
+  return text.split(jsonFrom).join(jsonTo).split(from).join(to);
 }
 
-export function unmaskNotebookPath(record: AuditRecord, realPath: string): AuditRecord {
-  return JSON.parse(JSON.stringify(record).split(NOTEBOOK_MARK).join(JSON.stringify(realPath).slice(1, -1))) as AuditRecord;
+export interface PathSwap { from: string; to: string }
+
+/** The record with the paths it quotes swapped (worker: its folders for the marks; coordinator: the marks for its own). */
+export function swapRecordPaths(record: AuditRecord, swaps: PathSwap[]): AuditRecord {
+  return JSON.parse(swaps.reduce((text, s) => replacePath(text, s.from, s.to), JSON.stringify(record))) as AuditRecord;
 }

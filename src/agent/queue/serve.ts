@@ -18,7 +18,7 @@ import type { AuditRecord } from '../audit/record.js';
 import { packArtifacts, shipArtifacts } from './artifacts.js';
 import { consume, type JobHandle } from './bullmq.js';
 import { JobGivenBack, JobRefused } from './errors.js';
-import { maskNotebookPath, PAYLOAD_VERSION, type QueueJobData, type QueueJobResult } from './payload.js';
+import { ARTIFACTS_MARK, FOLDER_MARK, swapRecordPaths, PAYLOAD_VERSION, type QueueJobData, type QueueJobResult } from './payload.js';
 import { lockTiming, refusal } from './policy.js';
 import { WorkerSlots } from './slots.js';
 import type { QueueConnection } from './url.js';
@@ -51,7 +51,8 @@ export interface QueueWorkerOptions {
 const INFRA_STATUS = new Set(['internal-error', 'environment']);
 
 export async function serveQueue(o: QueueWorkerOptions, signal: AbortSignal): Promise<void> {
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-queue-worker-'));
+  removeOrphans(os.tmpdir());
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `${WORK_PREFIX}${process.pid}-`));
   const auditDir = path.join(workDir, 'audit');
   const slots = new WorkerSlots({ size: o.concurrency, spawn: o.spawn });
   const backends = new Map<string, Promise<string>>();
@@ -112,8 +113,10 @@ export async function serveQueue(o: QueueWorkerOptions, signal: AbortSignal): Pr
       if (outcome.type === 'died') throw new Error(outcome.detail);
       const record = outcome.record;
       if (INFRA_STATUS.has(record.status)) throw new Error(`${record.status}: ${record.reason}`);
-      const result: QueueJobResult = { record: maskNotebookPath(relocate(record, localArtifacts, data.artifactDir), nbPath) };
-      const artifacts = shipArtifacts(packArtifacts(path.join(auditDir, localArtifacts)), h.id, { inlineLimitBytes: o.inlineLimitBytes, ...(o.artifactsDir ? { artifactsDir: o.artifactsDir } : {}) });
+      // Paths of this machine become marks the coordinator replaces with its own.
+      const swaps = [{ from: path.join(auditDir, localArtifacts), to: ARTIFACTS_MARK }, { from: jobDir, to: FOLDER_MARK }];
+      const result: QueueJobResult = { record: swapRecordPaths(relocate(record, localArtifacts, data.artifactDir), swaps) };
+      const artifacts = shipArtifacts(packArtifacts(path.join(auditDir, localArtifacts), swaps), h.id, { inlineLimitBytes: o.inlineLimitBytes, ...(o.artifactsDir ? { artifactsDir: o.artifactsDir } : {}) });
       if (artifacts.dropped) log.warn(`${data.id}: ${artifacts.dropped}`);
       result.artifacts = artifacts;
       o.onJob?.({ type: 'done', id: h.id, notebook: data.id, detail: `${record.verdict} (${record.status})` });
@@ -143,6 +146,32 @@ export async function serveQueue(o: QueueWorkerOptions, signal: AbortSignal): Pr
     clearTimeout(grace);
     await slots.close();
     fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+const WORK_PREFIX = 'nbm-queue-worker-';
+
+/** Work folders of workers that were killed (kill -9 leaves them): their pid is gone. */
+function removeOrphans(tmp: string): void {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(tmp).filter((n) => n.startsWith(WORK_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^\D+(\d+)-/.exec(name)?.[1]);
+    if (!pid || pidAlive(pid)) continue;
+    fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseQueueUrl } from '../../../src/agent/queue/url.js';
-import { jobIdFor, maskNotebookPath, unmaskNotebookPath, type QueueJobData } from '../../../src/agent/queue/payload.js';
+import { FOLDER_MARK, jobIdFor, swapRecordPaths, type QueueJobData } from '../../../src/agent/queue/payload.js';
 import { packArtifacts, receiveArtifacts, shipArtifacts, unpackArtifacts } from '../../../src/agent/queue/artifacts.js';
 import { lockTiming, refusal } from '../../../src/agent/queue/policy.js';
 
@@ -59,9 +59,16 @@ it('lock timing follows the budget within bounds; wide sandboxes need the flag',
   assert.equal(refusal(opts('remote'), true), undefined);
 });
 
-it("a record quotes the coordinator's notebook path, not the worker's copy", () => {
+it("a record and its artifacts quote the coordinator's notebook folder, not the worker's copy", () => {
   const rec = { reason: '/tmp/w/jobs/nb-1/a "b".ipynb is not valid JSON', path: '/tmp/w/jobs/nb-1/a "b".ipynb', error: { evalue: 'x' } } as any;
-  const masked = maskNotebookPath(rec, '/tmp/w/jobs/nb-1/a "b".ipynb');
+  const masked = swapRecordPaths(rec, [{ from: '/tmp/w/jobs/nb-1', to: FOLDER_MARK }]);
   assert.ok(!JSON.stringify(masked).includes('/tmp/w'));
-  assert.deepEqual(unmaskNotebookPath(masked, '/home/me/in/a "b".ipynb'), { ...rec, reason: '/home/me/in/a "b".ipynb is not valid JSON', path: '/home/me/in/a "b".ipynb' });
+  assert.deepEqual(swapRecordPaths(masked, [{ from: FOLDER_MARK, to: '/home/me/in' }]), { ...rec, reason: '/home/me/in/a "b".ipynb is not valid JSON', path: '/home/me/in/a "b".ipynb' });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-q-'));
+  fs.writeFileSync(path.join(tmp, 'run-result.json'), JSON.stringify({ notebook: '/tmp/w/jobs/nb-1/a.ipynb' }));
+  fs.writeFileSync(path.join(tmp, 'plot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]));
+  const gz = packArtifacts(tmp, [{ from: '/tmp/w/jobs/nb-1', to: FOLDER_MARK }]);
+  unpackArtifacts(gz, path.join(tmp, 'out'), [{ from: FOLDER_MARK, to: '/home/me/in' }]);
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(tmp, 'out/run-result.json'), 'utf8')), { notebook: '/home/me/in/a.ipynb' });
+  assert.deepEqual([...fs.readFileSync(path.join(tmp, 'out/plot.png'))], [0x89, 0x50, 0x4e, 0x47, 0]);
 });
