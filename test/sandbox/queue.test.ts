@@ -250,6 +250,29 @@ it('SIGTERM to a worker: it finishes the notebook in hand (or, past --grace, giv
   }
 });
 
+it('artifacts larger than the queue takes travel through --artifacts-dir; queue status lists the workers seen', async () => {
+  const input = writeTree(path.join(root, 'big'), { 'a.ipynb': withOutputs([['print(1)', '1\n']]) });
+  const shared = path.join(root, 'shared-artifacts');
+  // Every archive is over a 100-byte limit.
+  const workers = [startWorker('big', 1, ['--inline-artifacts-mb', '0.0001', '--artifacts-dir', shared])];
+  try {
+    const out = path.join(root, 'out-big');
+    const r = await audit(input, out, 'big', ['--artifacts-dir', shared]);
+    assert.equal(r.code, 0, r.stderr);
+    const rec = readSummary(out).notebooks[0]!;
+    assert.equal(rec.verdict, 'reproduced');
+    for (const f of ['notebook', 'runResult', 'report']) assert.ok(fs.existsSync(path.join(out, rec.artifacts[f]!)), f);
+    assert.deepEqual(fs.readdirSync(shared), [], 'the shared file is removed once unpacked');
+    const st = await status('big');
+    assert.deepEqual(st.workersSeen.map((w: any) => [w.name, w.done]), [['test-1', 1]]);
+  } finally {
+    await stopWorkers(workers);
+  }
+  const after = await status('big');
+  assert.equal(after.workers.length, 0);
+  assert.equal(after.workersSeen[0].name, 'test-1', 'a stopped worker is still listed as seen');
+});
+
 it('a worker refuses a job that asks for the host backend (no isolation): failed at once with the reason, not retried', async () => {
   const input = writeTree(path.join(root, 'wide'), { 'a.ipynb': withOutputs([['print(1)', '1\n']]) });
   const workers = [startWorker('wide', 1)];

@@ -82,3 +82,8 @@ export function receiveArtifacts(a: QueueJobResult['artifacts'], artifactsDir: s
   }
   return undefined;
 }
+
+/** The shared file of a result, once unpacked: nothing else reads it. */
+export function discardArtifacts(a: QueueJobResult['artifacts'], artifactsDir: string | undefined): void {
+  if (a?.file && artifactsDir) fs.rmSync(path.join(artifactsDir, path.basename(a.file)), { force: true });
+}

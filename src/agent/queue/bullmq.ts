@@ -39,6 +39,11 @@ export type FinishedState =
   | { state: 'failed'; reason: string; attemptsMade: number }
   | { state: 'pending' };
 
+/** A hash per queue where workers note themselves: `queue status` lists workers seen, also gone ones. */
+const seenKey = (qualifiedName: string) => `${qualifiedName}:nbm-workers-seen`;
+
+export interface WorkerSeen { name: string; lastSeen: string; done: number; failed: number }
+
 export interface QueueCounts { waiting: number; active: number; delayed: number; completed: number; failed: number }
 
 export class AuditQueue {
@@ -117,6 +122,12 @@ export class AuditQueue {
     return list.map((w) => ({ name: /:w:(.*)$/.exec(w.rawname ?? '')?.[1] ?? w.name ?? '?', addr: w.addr ?? '?', idleS: Number(w.idle ?? 0) }));
   }
 
+  /** Every worker that ever took jobs from this queue, with when it was last heard of. */
+  async workersSeen(): Promise<WorkerSeen[]> {
+    const all = await (await this.q.getBackend().client).hgetall(seenKey(this.q.qualifiedName));
+    return Object.entries(all).map(([name, v]) => ({ name, ...(JSON.parse(v) as Omit<WorkerSeen, 'name'>) })).sort((a, b) => b.lastSeen.localeCompare(a.lastSeen));
+  }
+
   async close(): Promise<void> {
     await this.q.close();
   }
@@ -165,5 +176,20 @@ export function consume(
   );
   worker.on('error', (err) => log.warn(`queue ${c.display}: ${errorMessage(err)}`));
   worker.on('failed', (job, err) => job && log.warn(`job ${job.id} (${(job.data as { id?: string })?.id}) failed: ${err.message}`));
-  return { close: () => worker.close() };
+  // "Workers seen": noted at start, after each job and every 15 s; a note that fails is only a missed note.
+  const seen = { done: 0, failed: 0 };
+  const note = () => void worker.getBackend().client
+    .then((r) => r.hset(seenKey(worker.qualifiedName), { [o.workerName]: JSON.stringify({ lastSeen: new Date().toISOString(), ...seen }) }))
+    .catch(() => undefined);
+  worker.on('completed', () => (seen.done++, note()));
+  worker.on('failed', () => (seen.failed++, note()));
+  note();
+  const beat = setInterval(note, 15_000);
+  beat.unref();
+  return {
+    close: async () => {
+      clearInterval(beat);
+      await worker.close();
+    },
+  };
 }

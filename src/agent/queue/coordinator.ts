@@ -16,7 +16,7 @@ import { log } from '../../core/log.js';
 import type { AuditJob } from '../audit/jobs.js';
 import type { PoolHooks } from '../audit/pool.js';
 import type { AuditRecord } from '../audit/record.js';
-import { receiveArtifacts, unpackArtifacts } from './artifacts.js';
+import { discardArtifacts, receiveArtifacts, unpackArtifacts } from './artifacts.js';
 import { AuditQueue } from './bullmq.js';
 import { ARTIFACTS_MARK, FOLDER_MARK, jobIdFor, jobPayload, swapRecordPaths, type QueueJobResult, type QueueRunOptions } from './payload.js';
 import type { QueueConnection } from './url.js';
@@ -97,7 +97,10 @@ export class QueueDispatch {
     let record: AuditRecord = { ...swapRecordPaths(result.record, swaps), id: job.id, path: job.path };
     try {
       const gz = receiveArtifacts(result.artifacts, this.o.artifactsDir);
-      if (gz) unpackArtifacts(gz, artifactDir, swaps);
+      if (gz) {
+        unpackArtifacts(gz, artifactDir, swaps);
+        discardArtifacts(result.artifacts, this.o.artifactsDir);
+      }
       else if (result.artifacts?.dropped) log.warn(`${job.id}: ${result.artifacts.dropped}`);
     } catch (err) {
       log.warn(`${job.id}: artifacts not received: ${errorMessage(err)}`);
