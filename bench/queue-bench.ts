@@ -2,14 +2,17 @@
  * npm run bench:queue — what the queue costs per notebook, and how it scales with workers.
  *
  *   local:    `nbmodernize audit DIR --jobs 1 --sandbox bwrap` (the real CLI, end to end)
- *   queue/W:  a Redis on loopback (Debian's redis-server, AOF on), W `nbmodernize worker --jobs 1`
- *             processes already connected, and `nbmodernize audit DIR --queue ...` as coordinator.
+ *   queue/W:  a Redis on loopback (Debian's redis-server, AOF on), W fresh `nbmodernize worker
+ *             --jobs 1` processes already connected, and `nbmodernize audit DIR --queue ...`.
  *
- * The notebooks are tiny (one print per cell) so the figures are overhead, not Python. Overhead of
- * the queue per notebook = (wall of queue/1 - wall of local) / notebooks: both start one worker
- * process and one warm sandbox, so what differs is enqueueing, Redis round trips, shipping the
- * notebook and its artifacts, and collecting. Target: under 0.2 s per notebook.
- * Throughput = notebooks / wall for 1, 2 and 3 workers (this machine has 2 cores: 3 workers share them).
+ * The notebooks are tiny (one print per cell) so the figures are overhead, not Python. Both sides
+ * are run on a small and a large directory (default 4 and 16 notebooks), alternating, --repeat
+ * times (median), so what is paid once per audit (starting node, a worker process, the warm
+ * sandbox, connecting to Redis) is told apart from what is paid per notebook:
+ *   per-notebook overhead of the queue = slope(queue/1) - slope(local), slope = (T(large) - T(small)) / (large - small)
+ *   fixed overhead of the queue        = T(queue/1, small) - T(local, small) - per-notebook overhead * small
+ * Target: per-notebook overhead under 0.2 s. Throughput = large / T for 1, 2 and 3 workers (this
+ * machine has 2 cores: 3 workers share them).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,8 +22,10 @@ import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/core/paths.js';
 import { TestRedis } from '../test/support/redis.js';
 
-const { values } = parseArgs({ options: { notebooks: { type: 'string', default: '12' }, workers: { type: 'string', default: '1,2,3' }, json: { type: 'string' } } });
-const N = Number(values.notebooks);
+const { values } = parseArgs({ options: { small: { type: 'string', default: '4' }, large: { type: 'string', default: '16' }, repeat: { type: 'string', default: '1' }, workers: { type: 'string', default: '1,2,3' }, json: { type: 'string' } } });
+const SMALL = Number(values.small);
+const LARGE = Number(values.large);
+const REPEAT = Number(values.repeat);
 const bin = path.join(packageRoot(), 'bin', 'nbmodernize.js');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-queue-bench-'));
 
@@ -29,9 +34,12 @@ function notebook(i: number): string {
   return JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } }, cells: [cell(`print(${i} * 3)`, `${i * 3}\n`, 1), cell(`print(${i} + 1)`, `${i + 1}\n`, 2)] });
 }
 
-const input = path.join(work, 'in');
-fs.mkdirSync(input);
-for (let i = 0; i < N; i++) fs.writeFileSync(path.join(input, `nb${String(i).padStart(3, '0')}.ipynb`), notebook(i));
+function inputOf(n: number): string {
+  const dir = path.join(work, `in-${n}`);
+  fs.mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < n; i++) fs.writeFileSync(path.join(dir, `nb${String(i).padStart(3, '0')}.ipynb`), notebook(i));
+  return dir;
+}
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const t0 = performance.now();
@@ -55,35 +63,55 @@ async function waitWorkers(url: string, name: string, n: number): Promise<void> 
   throw new Error('workers did not connect');
 }
 
-const results: Record<string, number> = {};
-const local = await run(['audit', input, '--out-dir', path.join(work, 'out-local'), '--sandbox', 'bwrap', '--jobs', '1']);
-if (local.code !== 0) throw new Error(`local audit failed: ${local.stderr}`);
-results.localS = local.ms / 1000;
-console.log(`local audit, 1 worker: ${N} notebooks in ${(local.ms / 1000).toFixed(1)} s (${(N / (local.ms / 1000)).toFixed(2)} notebooks/s)`);
+let outs = 0;
+async function local(input: string): Promise<number> {
+  const r = await run(['audit', input, '--out-dir', path.join(work, `out-${++outs}`), '--sandbox', 'bwrap', '--jobs', '1']);
+  if (r.code !== 0) throw new Error(`local audit failed: ${r.stderr}`);
+  return r.ms / 1000;
+}
 
+async function queued(redis: TestRedis, input: string, w: number): Promise<number> {
+  const name = `bench-${++outs}`;
+  const workers: ChildProcess[] = [];
+  for (let i = 0; i < w; i++) workers.push(spawn(process.execPath, [bin, 'worker', '--queue', redis.url(), '--queue-name', name, '--jobs', '1', '--name', `${name}-${i}`], { stdio: 'ignore' }));
+  try {
+    await waitWorkers(redis.url(), name, w);
+    const r = await run(['audit', input, '--out-dir', path.join(work, `out-${outs}`), '--sandbox', 'bwrap', '--queue', redis.url(), '--queue-name', name]);
+    if (r.code !== 0) throw new Error(`queue audit failed: ${r.stderr}`);
+    return r.ms / 1000;
+  } finally {
+    for (const p of workers) p.kill('SIGTERM');
+    await Promise.all(workers.map((p) => new Promise((res) => (p.exitCode !== null ? res(null) : p.once('exit', res)))));
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const small = inputOf(SMALL);
+const large = inputOf(LARGE);
+const t: Record<string, number[]> = { localSmall: [], localLarge: [], queueSmall: [], queueLarge: [] };
 const redis = await TestRedis.start();
+const results: Record<string, number> = {};
 try {
+  for (let i = 0; i < REPEAT; i++) {
+    t.localSmall!.push(await local(small));
+    t.queueSmall!.push(await queued(redis, small, 1));
+    t.localLarge!.push(await local(large));
+    t.queueLarge!.push(await queued(redis, large, 1));
+  }
+  const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)])) as Record<string, number>;
+  const slopeLocal = (m.localLarge! - m.localSmall!) / (LARGE - SMALL);
+  const slopeQueue = (m.queueLarge! - m.queueSmall!) / (LARGE - SMALL);
+  Object.assign(results, m, { slopeLocalS: slopeLocal, slopeQueueS: slopeQueue, overheadPerNotebookS: slopeQueue - slopeLocal, fixedOverheadS: m.queueSmall! - m.localSmall! - (slopeQueue - slopeLocal) * SMALL });
+  console.log(`local audit, --jobs 1: ${SMALL} notebooks ${m.localSmall!.toFixed(1)} s, ${LARGE} notebooks ${m.localLarge!.toFixed(1)} s (${slopeLocal.toFixed(3)} s per notebook)`);
+  console.log(`queue, 1 worker:       ${SMALL} notebooks ${m.queueSmall!.toFixed(1)} s, ${LARGE} notebooks ${m.queueLarge!.toFixed(1)} s (${slopeQueue.toFixed(3)} s per notebook)`);
+  console.log(`queue overhead per notebook: ${(slopeQueue - slopeLocal).toFixed(3)} s (target < 0.2 s); once per audit: ${results.fixedOverheadS!.toFixed(2)} s`);
   for (const w of values.workers.split(',').map(Number)) {
-    const name = `bench-${w}`;
-    const workers: ChildProcess[] = [];
-    for (let i = 0; i < w; i++) workers.push(spawn(process.execPath, [bin, 'worker', '--queue', redis.url(), '--queue-name', name, '--jobs', '1', '--name', `bench-${w}-${i}`], { stdio: 'ignore' }));
-    try {
-      await waitWorkers(redis.url(), name, w);
-      const r = await run(['audit', input, '--out-dir', path.join(work, `out-queue-${w}`), '--sandbox', 'bwrap', '--queue', redis.url(), '--queue-name', name]);
-      if (r.code !== 0) throw new Error(`queue audit failed: ${r.stderr}`);
-      results[`queue${w}S`] = r.ms / 1000;
-      console.log(`queue, ${w} worker${w === 1 ? '' : 's'}: ${N} notebooks in ${(r.ms / 1000).toFixed(1)} s (${(N / (r.ms / 1000)).toFixed(2)} notebooks/s)`);
-      if (w === 1) {
-        results.overheadPerNotebookS = (r.ms - local.ms) / 1000 / N;
-        console.log(`queue overhead per notebook: ${results.overheadPerNotebookS.toFixed(3)} s (target < 0.2 s)`);
-      }
-    } finally {
-      for (const p of workers) p.kill('SIGTERM');
-      await Promise.all(workers.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
-    }
+    const s = w === 1 ? m.queueLarge! : await queued(redis, large, w);
+    results[`queue${w}LargeS`] = s;
+    console.log(`queue, ${w} worker${w === 1 ? '' : 's'}: ${LARGE} notebooks in ${s.toFixed(1)} s (${(LARGE / s).toFixed(2)} notebooks/s)`);
   }
 } finally {
   await redis.stop();
 }
-if (values.json) fs.writeFileSync(values.json, JSON.stringify({ notebooks: N, ...results }, null, 2));
+if (values.json) fs.writeFileSync(values.json, JSON.stringify({ small: SMALL, large: LARGE, repeat: REPEAT, ...results }, null, 2));
 fs.rmSync(work, { recursive: true, force: true });

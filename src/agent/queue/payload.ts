@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readCsvFile } from '../scorers.js';
 import type { ExpectedTarget } from '../verdict.js';
 import type { AuditJob, JobSettings } from '../audit/jobs.js';
 import type { AuditRecord } from '../audit/record.js';
@@ -56,7 +57,8 @@ export function jobPayload(job: AuditJob, options: QueueRunOptions): QueueJobDat
     artifactDir: job.artifactDir,
     ...(job.data ? { data: { competition: job.data.competition, ...(job.data.exclude?.length ? { exclude: job.data.exclude } : {}) } } : {}),
     settings,
-    ...(job.expected ? { expected: job.expected } : {}),
+    // The ground truth is a file of this machine: its rows travel instead.
+    ...(job.expected ? { expected: { ...job.expected, ...(typeof job.expected.groundTruth === 'string' ? { groundTruth: readCsvFile(job.expected.groundTruth) } : {}) } } : {}),
     options,
   };
 }

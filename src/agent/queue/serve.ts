@@ -12,14 +12,14 @@ import { log } from '../../core/log.js';
 import { chooseBackend } from '../../executor/sandbox.js';
 import type { SandboxRequest } from '../../executor/types.js';
 import type { WorkerProcess } from '../audit/pool.js';
-import type { AuditJob } from '../audit/jobs.js';
+import type { AuditJob, JobSettings } from '../audit/jobs.js';
 import type { WorkerConfig } from '../audit/protocol.js';
 import type { AuditRecord } from '../audit/record.js';
 import { packArtifacts, shipArtifacts } from './artifacts.js';
 import { consume, type JobHandle } from './bullmq.js';
 import { JobGivenBack, JobRefused } from './errors.js';
 import { ARTIFACTS_MARK, FOLDER_MARK, swapRecordPaths, PAYLOAD_VERSION, type QueueJobData, type QueueJobResult } from './payload.js';
-import { lockTiming, refusal } from './policy.js';
+import { lockTiming, malformed, refusal } from './policy.js';
 import { WorkerSlots } from './slots.js';
 import type { QueueConnection } from './url.js';
 
@@ -69,7 +69,7 @@ export async function serveQueue(o: QueueWorkerOptions, signal: AbortSignal): Pr
   const handle = async (h: JobHandle): Promise<QueueJobResult> => {
     const data = h.data as QueueJobData;
     if (data?.v !== PAYLOAD_VERSION) throw new JobRefused(`job format ${data?.v} is not the ${PAYLOAD_VERSION} this worker reads (upgrade the worker or the coordinator)`);
-    const why = refusal(data.options, o.allowWideSandbox);
+    const why = malformed(h.id, data) ?? refusal(data.options, o.allowWideSandbox);
     if (why) throw new JobRefused(why);
     if (signal.aborted) throw new JobGivenBack('shutting down');
     o.onJob?.({ type: 'taken', id: h.id, notebook: data.id });
@@ -88,7 +88,7 @@ export async function serveQueue(o: QueueWorkerOptions, signal: AbortSignal): Pr
     // Artifacts go to a directory only this job uses; the record's paths are put back to the audit's.
     const localArtifacts = `jobs/${h.id}`;
     const job: AuditJob = {
-      ...data.settings,
+      ...jobSettings(data.settings),
       id: data.id,
       path: nbPath,
       artifactDir: localArtifacts,
@@ -150,6 +150,17 @@ export async function serveQueue(o: QueueWorkerOptions, signal: AbortSignal): Pr
 }
 
 const WORK_PREFIX = 'nbm-queue-worker-';
+
+/** Only the per-notebook settings, whatever else the job's object holds. */
+function jobSettings(s: JobSettings): JobSettings {
+  const out: JobSettings = {};
+  if (typeof s?.cellTimeoutS === 'number') out.cellTimeoutS = s.cellTimeoutS;
+  if (typeof s?.timeoutS === 'number') out.timeoutS = s.timeoutS;
+  if (typeof s?.tolerance === 'number') out.tolerance = s.tolerance;
+  if (s?.allowErrors === true) out.allowErrors = true;
+  if (s?.dataNextToNotebook === true) out.dataNextToNotebook = true;
+  return out;
+}
 
 /** Work folders of workers that were killed (kill -9 leaves them): their pid is gone. */
 function removeOrphans(tmp: string): void {

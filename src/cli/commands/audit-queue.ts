@@ -22,9 +22,9 @@ export const QUEUE_FLAGS = {
   'max-attempts': { type: 'string' },
 } as const;
 
-export const QUEUE_HELP = `  --queue URL            coordinate workers through Redis (redis://HOST:PORT/DB, rediss:// for TLS;
-                         a password may be in the URL or in NBMODERNIZE_QUEUE_URL): enqueue the
-                         notebooks and collect the results; see docs/scale-out.md
+export const QUEUE_HELP = `  --queue URL            coordinate workers through Redis (redis://HOST:PORT/DB, rediss:// for TLS,
+                         a password as redis://:PASSWORD@...; "env" reads NBMODERNIZE_QUEUE_URL):
+                         enqueue the notebooks, collect the results; see docs/scale-out.md
   --queue-name NAME      the BullMQ queue (default nbmodernize-audit)
   --artifacts-dir DIR    shared storage where workers put artifacts too large for the queue
   --max-attempts N       with --queue: tries per notebook on infrastructure failures (default 3)`;

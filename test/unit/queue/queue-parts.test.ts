@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { parseQueueUrl } from '../../../src/agent/queue/url.js';
 import { FOLDER_MARK, jobIdFor, swapRecordPaths, type QueueJobData } from '../../../src/agent/queue/payload.js';
 import { packArtifacts, receiveArtifacts, shipArtifacts, unpackArtifacts } from '../../../src/agent/queue/artifacts.js';
-import { lockTiming, refusal } from '../../../src/agent/queue/policy.js';
+import { lockTiming, malformed, refusal } from '../../../src/agent/queue/policy.js';
 
 it('parses redis and rediss URLs and never shows the password', () => {
   const c = parseQueueUrl('rediss://user:s3cr%40t@cache.example:6380/2');
@@ -71,4 +71,15 @@ it("a record and its artifacts quote the coordinator's notebook folder, not the 
   unpackArtifacts(gz, path.join(tmp, 'out'), [{ from: FOLDER_MARK, to: '/home/me/in' }]);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(tmp, 'out/run-result.json'), 'utf8')), { notebook: '/home/me/in/a.ipynb' });
   assert.deepEqual([...fs.readFileSync(path.join(tmp, 'out/plot.png'))], [0x89, 0x50, 0x4e, 0x47, 0]);
+});
+
+it('a job whose names would leave the worker\'s folders, or that names a file of the worker, is refused', () => {
+  const ok: QueueJobData = { v: 1, id: 'a.ipynb', name: 'a.ipynb', notebook: '', artifactDir: 'notebooks/a', data: { competition: 'titanic' }, settings: {}, options: { mode: 'baseline', sandbox: { kind: 'bwrap', environment: 'debian13', project: 'notebook' } } };
+  const id = jobIdFor(ok);
+  assert.equal(malformed(id, ok), undefined);
+  assert.match(malformed('1', ok)!, /job id/);
+  assert.match(malformed(id, { ...ok, name: '../../x.ipynb' })!, /plain file name/);
+  assert.match(malformed(id, { ...ok, data: { competition: '../..' } })!, /plain slug/);
+  assert.match(malformed(id, { ...ok, data: { competition: 'titanic', exclude: ['../x'] } })!, /exclusion/);
+  assert.match(malformed(id, { ...ok, expected: { expected: 0.8, metric: 'accuracy', groundTruth: '/etc/passwd' } as any })!, /ground truth/);
 });
