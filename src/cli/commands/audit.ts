@@ -202,7 +202,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       signal: ctx.signal,
       onEvent: display.onEvent,
       ...(queued ? { dispatch: queued.dispatch(config, req) } : {}),
-      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, warm: config.warm, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null },
+      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, warm: config.warm, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null, ...(queued ? { queue: queued.connection.display } : {}) },
     });
   } finally {
     display.stop();
