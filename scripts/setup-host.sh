@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent host set-up for a fresh Debian machine: the Debian packages nbmodernize drives
-# (debootstrap, bubblewrap, docker.io), the npm dependencies, the compiled CLI, and a running
+# (debootstrap, bubblewrap, docker.io, redis-server), the npm dependencies, the compiled CLI, and a running
 # Docker engine when possible. Safe to run again: it only does what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,8 @@ command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
 # mkfs.ext4: the working-dir quota's loop-mounted filesystem (disk-quota.ts; without it, a tmpfs).
 command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /usr/sbin/mkfs.ext4 ] || [ -x /sbin/mkfs.ext4 ] || need+=(e2fsprogs)
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
+# The audit queue's tests start their own Redis on loopback (audit --queue, nbmodernize worker).
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 if [ "${NBM_SKIP_DOCKER:-}" != 1 ]; then
   { command -v dockerd >/dev/null 2>&1 || [ -x /usr/sbin/dockerd ]; } || need+=(docker.io)
 fi

@@ -11,6 +11,7 @@ import type { JobProgress } from './baseline.js';
 import type { AuditJob } from './jobs.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
 import type { AuditRecord } from './record.js';
+import { forwardWorkerLog } from './worker-log.js';
 
 /** What the pool needs of a worker process (a forked ChildProcess; a fake in tests). */
 export type WorkerProcess = Pick<ChildProcess, 'pid' | 'send' | 'on' | 'once' | 'kill' | 'connected' | 'disconnect'> & {
@@ -83,14 +84,7 @@ export class AuditPool {
     const slot: Slot = { n: ++this.spawned, proc, ready: false, exited: false };
     this.slots.push(slot);
     this.all.push(slot);
-    proc.stderr?.on('data', (d: Buffer) => {
-      for (const line of String(d).split('\n')) {
-        if (!line.trim()) continue;
-        // Worker log lines keep their level ("<timestamp> <level> <message>"); anything else is info.
-        const m = /^\S+ (error|warn|info|verbose|debug|silly) (.*)$/.exec(line);
-        log.log(m ? m[1]! : 'info', `[worker ${slot.n}] ${m ? m[2] : line}`);
-      }
-    });
+    forwardWorkerLog(proc.stderr, `worker ${slot.n}`);
     proc.on('message', (m: unknown) => this.onMessage(slot, m as FromWorker));
     proc.once('exit', (code, sig) => this.onExit(slot, code, sig));
     this.send(slot, { type: 'init', config: this.opts.config });

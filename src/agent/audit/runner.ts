@@ -11,7 +11,7 @@ import { writeReport, type WrittenReport } from '../report/write.js';
 import { emptyRecord } from './baseline.js';
 import type { JobProgress } from './baseline.js';
 import type { AuditJob } from './jobs.js';
-import { AuditPool, type WorkerProcess } from './pool.js';
+import { AuditPool, type PoolHooks, type WorkerProcess } from './pool.js';
 import type { WorkerConfig } from './protocol.js';
 import type { AuditRecord } from './record.js';
 import { MAX_UNEXPLAINED_STARTS, readStore, ResultStore } from './store.js';
@@ -31,6 +31,14 @@ export interface AuditRun {
   onEvent?: (e: AuditEvent) => void;
   /** Recorded in the session line (what the audit ran with). */
   options?: Record<string, unknown>;
+  /** Runs the jobs somewhere else than the local pool (the queue: src/agent/queue/coordinator.ts). */
+  dispatch?: (hooks: PoolHooks) => JobDispatch;
+}
+
+/** What runs the jobs and reports through the hooks: the local AuditPool, or a queue. */
+export interface JobDispatch {
+  run(jobs: AuditJob[], signal?: AbortSignal): Promise<void>;
+  drained(): Promise<void>;
 }
 
 export type AuditEvent =
@@ -95,11 +103,7 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
     let spent = [...state.finished.values()].reduce((s, r) => s + r.llm.costUsd, 0);
     let stoppedEarly: string | undefined;
     let ran = 0;
-    const pool = new AuditPool({
-      size: a.concurrency,
-      config: a.config,
-      spawn: a.spawnWorker,
-      hooks: {
+    const hooks: PoolHooks = {
         started: (job) => {
           store.started(job.id);
           emit({ type: 'started', job });
@@ -129,8 +133,8 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
           if (a.maxSpendUsd !== undefined && spent >= a.maxSpendUsd) stoppedEarly = `the audit's spend cap of $${a.maxSpendUsd} is reached ($${spent.toFixed(2)})`;
           return stoppedEarly;
         },
-      },
-    });
+    };
+    const pool: JobDispatch = a.dispatch ? a.dispatch(hooks) : new AuditPool({ size: a.concurrency, config: a.config, spawn: a.spawnWorker, hooks });
     await pool.run(todo, a.signal);
     await pool.drained();
     const report = writeReport(dir, { planned: a.jobs.length }, readStore(dir));

@@ -17,6 +17,7 @@ import { pct, formatDuration } from '../../agent/report/markdown.js';
 import type { CliContext } from '../context.js';
 import { buildProgress } from '../build-progress.js';
 import { BUDGET_FLAGS, budgetsFrom, parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
+import { QUEUE_FLAGS, QUEUE_HELP, queueSetup } from '../audit-queue.js';
 
 export const summary = 'reproducibility audit of a directory or manifest of notebooks';
 
@@ -62,17 +63,19 @@ Options:
   --no-warm              bwrap: a sandbox (Jupyter server) per notebook instead of a warm one
                          per worker with a namespace per notebook
   --json                 print summary.json on stdout at the end
+${QUEUE_HELP}
 
 Exit codes: 0 every notebook has a verdict, 1 stopped early (--max-total-spend), 2 usage,
 7 environment/sandbox problem, 130 interrupted (finished notebooks are kept; use --resume).`;
 
 /** The variables the LLM providers read; only these reach the workers. */
-const LLM_ENV = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL'];
+export const LLM_ENV = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL'];
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (args[0] === '--worker') return worker(ctx);
   const { values, positionals } = parseFlags(args, {
     ...SANDBOX_FLAGS,
+    ...QUEUE_FLAGS,
     'out-dir': { type: 'string' },
     jobs: { type: 'string', short: 'j' },
     resume: { type: 'boolean', default: false },
@@ -106,6 +109,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (tolerance !== undefined && !(tolerance >= 0)) throw new UsageError(`--tolerance must be a number >= 0, got "${values.tolerance}"`);
 
   const req = sandboxRequestFrom(values, ctx);
+  const queued = queueSetup(values, ctx);
   const data = req.data;
   delete req.data;
   delete req.dataNextToNotebook;
@@ -155,7 +159,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   // Resolve "auto" (and build the environment if needed) once, so every worker uses the same backend.
   const build = buildProgress(ctx);
   try {
-    const chosen = await chooseBackend(req, { signal: ctx.signal, onBuildEvent: build.onEvent });
+    // With --queue the workers choose (and build) on their own machines.
+    const chosen = queued ? queued.backend : await chooseBackend(req, { signal: ctx.signal, onBuildEvent: build.onEvent });
     req.kind = chosen.kind;
     ctx.stderr(`nbmodernize: sandbox ${chosen.kind} (${chosen.reason}), ${plan.jobs} at once, ${plan.memoryMb} MiB and ${req.threads} thread${req.threads === 1 ? '' : 's'} each\n`);
   } finally {
@@ -196,7 +201,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       ...(values['max-total-spend'] ? { maxSpendUsd: positiveNumber(values['max-total-spend'], '--max-total-spend')! } : {}),
       signal: ctx.signal,
       onEvent: display.onEvent,
-      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, warm: config.warm, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null },
+      ...(queued ? { dispatch: queued.dispatch(config, req) } : {}),
+      options: { environment: req.environment, sandbox: req.kind, memoryMb: req.memoryMb, threads: req.threads, prestart: config.prestart, warm: config.warm, timeoutS: values.timeout ?? null, cellTimeoutS: values['cell-timeout'] ?? null, tolerance: tolerance ?? null, ...(queued ? { queue: queued.connection.display } : {}) },
     });
   } finally {
     display.stop();
