@@ -69,7 +69,7 @@ function buildNotebook(): { nb: Notebook; slots: Slot[]; dataDir: string } {
   return { nb, slots, dataDir };
 }
 
-describe('rule fixtures in the fixed kernel', { timeout: 1_800_000 }, () => {
+describe('rule fixtures in the fixed kernel', { timeout: 3_900_000 }, () => {
   const { nb, slots, dataDir } = buildNotebook();
   let result: RunResult;
   let executed: Notebook;
@@ -79,7 +79,7 @@ describe('rule fixtures in the fixed kernel', { timeout: 1_800_000 }, () => {
       sandbox: testSandboxRequest({ data: { dir: dataDir, competition: 'rules-fixtures' } }),
       allowErrors: true,
       cellTimeoutS: 120,
-      timeoutS: 1500,
+      timeoutS: 3600,
       collectState: false,
     });
     result = out.result;

@@ -405,7 +405,7 @@ const imputer = rule({
   old: "Imputer(missing_values='NaN', strategy='mean', axis=0)",
   new: "SimpleImputer(missing_values=np.nan, strategy='mean')",
   removedIn: '0.22',
-  errors: [err('ImportError', /cannot import name 'Imputer'/), err('AttributeError', /has no attribute 'Imputer'/), unexpectedKw('axis')],
+  errors: [err('ImportError', /cannot import name 'Imputer'/), err('AttributeError', /has no attribute 'Imputer'/), err('NameError', /name 'Imputer' is not defined/), unexpectedKw('axis')],
   link: WN('0.22', '#sklearn-preprocessing'),
   message: "preprocessing.Imputer was removed in scikit-learn 0.22; use sklearn.impute.SimpleImputer (no axis=, missing_values=np.nan)",
   fixtures: [{
