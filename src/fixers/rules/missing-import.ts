@@ -18,6 +18,8 @@ export const CONVENTIONAL_IMPORTS: Record<string, string[]> = {
   plt: ['import matplotlib.pyplot as plt'],
   mpl: ['import matplotlib as mpl'],
   sns: ['import seaborn as sns'],
+  // A second alias seaborn had in notebooks of the era; candidates are verified, so an `sn` that is not seaborn is rejected.
+  sn: ['import seaborn as sn'],
   sm: ['import statsmodels.api as sm'],
   smf: ['import statsmodels.formula.api as smf'],
   xgb: ['import xgboost as xgb'],

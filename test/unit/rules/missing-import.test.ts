@@ -9,6 +9,8 @@ describe('missingImportPatches', () => {
     const p = await missingImportPatches(nb, 1, "name 'np' is not defined");
     assert.equal(p.length, 1);
     assert.equal((p[0].edits[0] as any).newSource, '%%time\nimport numpy as np\ny = np.zeros(3)');
+    const sn = await missingImportPatches(notebookOf(["sn.countplot(x='Sex', data=df)"]), 0, "name 'sn' is not defined");
+    assert.match((sn[0]!.edits[0] as any).newSource, /^import seaborn as sn\n/);
   });
   it('a public name from the locator, several homes in order', async () => {
     const nb = notebookOf(['gs = GridSearchCV(est, grid)']);
