@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { log } from '../core/log.js';
 import { findHostTool } from './environment/host-tools.js';
+import { pidAlive } from './environment/cache.js';
 
 /** Default quota for what a notebook writes (`--disk MB`). */
 export const DEFAULT_DISK_MB = 2048;
@@ -148,15 +149,6 @@ function readOr(file: string, fallback: string): string {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
     return fallback;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

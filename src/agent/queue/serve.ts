@@ -22,6 +22,7 @@ import { ARTIFACTS_MARK, FOLDER_MARK, swapRecordPaths, PAYLOAD_VERSION, type Que
 import { lockTiming, malformed, refusal } from './policy.js';
 import { WorkerSlots } from './slots.js';
 import type { QueueConnection } from './url.js';
+import { pidAlive } from '../../executor/environment/cache.js';
 
 export interface QueueWorkerOptions {
   connection: QueueConnection;
@@ -174,15 +175,6 @@ function removeOrphans(tmp: string): void {
     const pid = Number(/^\D+(\d+)-/.exec(name)?.[1]);
     if (!pid || pidAlive(pid)) continue;
     fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
