@@ -11,10 +11,12 @@
  * the one whose run agrees with the stored outputs (a printed shape or head identifies the file).
  * A write into a directory that does not exist goes to the working directory instead.
  */
-import { sourceText, type Notebook } from '../../core/notebook.js';
+import type { Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import { parseNotebookCells, disposeCells } from './engine.js';
 import type { SyntaxNode } from '../python/parser.js';
+import { addCellEdit, cellReplacements } from './cell-edits.js';
+import type { TextEdit } from './types.js';
 
 /** Where the sandbox mounts the data, as old kernels wrote it (relative to /kaggle/working). */
 const DATA_ROOT = '../input';
@@ -214,18 +216,12 @@ function templateMatches(value: string, target: string): boolean {
 }
 
 function patchOf(nb: Notebook, edits: Array<{ l: Literal; text: string }>, why: string): Patch {
-  const byCell = new Map<number, Array<{ l: Literal; text: string }>>();
-  for (const e of edits) byCell.set(e.l.cell, [...(byCell.get(e.l.cell) ?? []), e]);
-  const cellEdits = [...byCell].map(([cell, es]) => {
-    let src = sourceText(nb.cells[cell].source);
-    // Bottom-up, so earlier offsets stay valid. The parse was of the masked source, which keeps offsets.
-    for (const { l, text } of es.sort((a, b) => b.l.node.startIndex - a.l.node.startIndex)) src = src.slice(0, l.node.startIndex) + text + src.slice(l.node.endIndex);
-    return { cell, op: 'replace' as const, newSource: src };
-  });
+  const byCell = new Map<number, TextEdit[]>();
+  for (const { l, text } of edits) addCellEdit(byCell, l.cell, { start: l.node.startIndex, end: l.node.endIndex, text });
   return {
     fixType: 'error-repair',
     source: { kind: 'rule', ruleIds: ['data-path-from-error'] },
-    edits: cellEdits,
+    edits: cellReplacements(nb, byCell),
     summary: `cells ${[...byCell.keys()].join(', ')}: ${why}`,
   };
 }

@@ -8,11 +8,13 @@
  * Python 2 notebooks only (a Python 3 author's float index failed for them too). One candidate;
  * generate-and-verify keeps it only if the cell then runs and the stored outputs agree.
  */
-import { sourceText, type Notebook } from '../../core/notebook.js';
+import type { Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { disposeCells, notebookInfo, parseNotebookCells } from './engine.js';
 import type { RuntimeFrame } from './context.js';
+import type { TextEdit } from './types.js';
+import { addCellEdit, cellReplacements } from './cell-edits.js';
 
 const FLOAT_INDEX = /slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices/;
 /** Calls whose arguments must be integers. */
@@ -46,13 +48,11 @@ export async function floatIndexPatches(nb: Notebook, failingCell: number, error
       const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
       if (name && INT_ARG_CALLS.has(name)) targets.push(...(call.childForFieldName('arguments')?.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'keyword_argument') ?? []));
     }
-    const edits = new Map<number, Array<{ start: number; end: number }>>();
+    const edits = new Map<number, TextEdit[]>();
     const add = (cell: number, op: SyntaxNode) => {
       const tok = op.child(1);
-      if (tok?.type !== '/') return;
-      const list = edits.get(cell) ?? [];
-      if (!list.some((e) => e.start === tok.startIndex)) list.push({ start: tok.startIndex, end: tok.endIndex });
-      edits.set(cell, list);
+      if (tok?.type !== '/' || edits.get(cell)?.some((e) => e.start === tok.startIndex)) return;
+      addCellEdit(edits, cell, { start: tok.startIndex, end: tok.endIndex, text: '//' });
     };
     const names = new Set<string>();
     for (const t of targets) {
@@ -70,18 +70,13 @@ export async function floatIndexPatches(nb: Notebook, failingCell: number, error
       }
     }
     if (!edits.size) return [];
-    const patchEdits = [...edits].map(([cell, es]) => {
-      let src = sourceText(nb.cells[cell]!.source);
-      for (const e of es.sort((x, y) => y.start - x.start)) src = `${src.slice(0, e.start)}//${src.slice(e.end)}`;
-      return { cell, op: 'replace' as const, newSource: src };
-    });
     const where = [...edits.keys()].sort((a, b) => a - b).join(', ');
     return [{
       label: `py2 floor division in cells ${where}`,
       patch: {
         fixType: 'error-repair',
         source: { kind: 'rule', ruleIds: ['py2-integer-division-at-error'] },
-        edits: patchEdits,
+        edits: cellReplacements(nb, edits),
         summary: `Python 2 floored '/' on integers: the divisions behind the float index are '//' (cells ${where})`,
       },
     }];

@@ -6,12 +6,13 @@
  * gain is at most the machine's core count, which is why this is the only runtime rule: anything
  * that does less work (fewer trees, a smaller grid) changes the results and is the LLM's to propose.
  */
-import { sourceText, type Notebook } from '../../core/notebook.js';
+import type { Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { disposeCells, parseNotebookCells } from './engine.js';
 import { addArgument, callArgs, kwValue, replaceNode } from './tree.js';
 import type { TextEdit } from './types.js';
+import { addCellEdit, cellReplacements } from './cell-edits.js';
 
 /** Callables whose results do not depend on n_jobs (scikit-learn's documented determinism). */
 export const PARALLEL_SAFE = new Set([
@@ -40,7 +41,7 @@ export async function parallelizePatch(nb: Notebook, slowCell: number): Promise<
         if (!args || args.splat) continue;
         const nj = args.keywords.get('n_jobs');
         const e = nj ? (kwValue(nj)?.text === '1' ? replaceNode(kwValue(nj)!, '-1') : undefined) : addArgument(args, 'n_jobs=-1');
-        if (e) edits.set(c.index, [...(edits.get(c.index) ?? []), e]);
+        if (e) addCellEdit(edits, c.index, e);
       }
     }
     if (!edits.size) return undefined;
@@ -48,11 +49,7 @@ export async function parallelizePatch(nb: Notebook, slowCell: number): Promise<
     return {
       fixType: 'runtime-reduction',
       source: { kind: 'rule', ruleIds: ['sklearn-parallel-n-jobs'] },
-      edits: [...edits].map(([cell, es]) => {
-        let src = sourceText(nb.cells[cell]!.source);
-        for (const e of es.sort((a, b) => b.start - a.start)) src = src.slice(0, e.start) + e.text + src.slice(e.end);
-        return { cell, op: 'replace' as const, newSource: src };
-      }),
+      edits: cellReplacements(nb, edits),
       summary: `n_jobs=-1 for scikit-learn searches, cross-validation and ensembles in cells ${cellsChanged.join(', ')} (same results, all cores)`,
     };
   } finally {

@@ -14,6 +14,7 @@ import { disposeCells, parseNotebookCells } from './engine.js';
 import { callArgs, removeArgument, renameKeyword } from './tree.js';
 import type { RuntimeFrame } from './context.js';
 import type { TextEdit } from './types.js';
+import { addCellEdit, cellReplacements } from './cell-edits.js';
 
 const UNEXPECTED = /([\w.]+)\(\) got an unexpected keyword argument '(\w+)'/;
 
@@ -97,13 +98,8 @@ export async function unexpectedKeywordPatches(
       .slice(0, MAX_RENAMES);
     const patchOf = (edit: (s: (typeof sites)[number]) => TextEdit, summary: string): Patch => {
       const byCell = new Map<number, TextEdit[]>();
-      for (const s of sites) byCell.set(s.cell, [...(byCell.get(s.cell) ?? []), edit(s)]);
-      const edits = [...byCell].map(([cell, es]) => {
-        let src = sourceText(nb.cells[cell]!.source);
-        for (const e of es.sort((a, b) => b.start - a.start)) src = src.slice(0, e.start) + e.text + src.slice(e.end);
-        return { cell, op: 'replace' as const, newSource: src };
-      });
-      return { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['unexpected-keyword'] }, edits, summary };
+      for (const s of sites) addCellEdit(byCell, s.cell, edit(s));
+      return { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['unexpected-keyword'] }, edits: cellReplacements(nb, byCell), summary };
     };
     const out: KeywordCandidate[] = renames.map(({ p }) => ({
       label: `${kw}= -> ${p}=`,
