@@ -43,12 +43,13 @@ export interface Comparison {
    * Not judged (ok is then true), and why: 'nondeterministic' (it differs between two clean runs),
    * 'tie' (a label picked among equal quantities: describe()'s top among values of the same
    * frequency, a search's best parameters; the quantity is judged instead), 'stale' (a stored result
-   * the cell's current source cannot produce; see stale-outputs.ts).
+   * the cell's current source cannot produce; see stale-outputs.ts), 'unreachable' (the cell fails
+   * because the author's own recorded error upstream left a name unbound; see stored-errors.ts).
    */
   unjudged?: UnjudgedReason;
 }
 
-export type UnjudgedReason = 'nondeterministic' | 'tie' | 'stale';
+export type UnjudgedReason = 'nondeterministic' | 'tie' | 'stale' | 'unreachable';
 
 export interface OracleVerdict {
   oracle: OracleKind;
@@ -532,6 +533,15 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const r = compareCell(i, orig, cur, tolerance, sourceText(c.source));
     // A cell that showed nothing in either run has nothing to report.
     if (!stale.length && r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
+    const after = other ? unreachableAfter(other) : undefined;
+    if (after !== undefined) {
+      // Its stored results are out of reach in any run that keeps the author's own error upstream.
+      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: `the author's own error in cell ${after} leaves this cell unable to run: its stored results are not judged` };
+      r.comparisons = [...orig.lines, ...stale].flatMap((l) => l.numbers.map((v) => ({ cell: i, original: v, new: null, relDiff: null, ok: true, unjudged: 'unreachable' as const, context: l.raw })));
+      cells.push(r.report);
+      comparisons.push(...r.comparisons);
+      return;
+    }
     // Outputs stored under a cell whose source was later deleted cannot come back.
     if (r.report.verdict !== 'not-compared' && sourceText(c.source).trim() === '') {
       r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: 'the cell has no source: its stored outputs are stale' };
@@ -591,6 +601,12 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     } else if (c.verdict === 'missing') reasons.push(`cell ${c.cell}: ${(c.note ?? 'numbers missing').split('; ')[0]}${tag}`);
   }
   return { oracle: 'stored-outputs', matches, details: { ...details, ...(reasons.length ? { reason: reasons.join('; ') } : {}) }, comparisons };
+}
+
+/** The author's failing cell when this run's cell raised only as a consequence of it (metadata written by the executor). */
+function unreachableAfter(cell: Notebook['cells'][number]): number | undefined {
+  const after = (cell.metadata as { nbmodernize?: { asAuthor?: { after?: unknown } } } | undefined)?.nbmodernize?.asAuthor?.after;
+  return typeof after === 'number' ? after : undefined;
 }
 
 /** The cell without a stored execute_result its source cannot produce, and that result's numbers. */

@@ -11,6 +11,8 @@
  */
 import { sourceText, type Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
+import type { ExecuteCellsOptions } from '../executor/run-notebook.js';
+import type { NotebookDefUse } from '../fixers/context/defuse.js';
 
 /** Cell index -> the exception the author's record says that cell raises (code cells only). */
 export function storedErrors(nb: Notebook): Map<number, ExpectedError> {
@@ -32,3 +34,20 @@ export function storedErrors(nb: Notebook): Map<number, ExpectedError> {
   return out;
 }
 
+
+/**
+ * A later cell that fails only because the author's own error left a name unbound: `NameError: name
+ * 'x'` where every cell binding `x` raised the author's recorded error in this run. The author's
+ * final run was in the same state (their later cells ran earlier, when the failing cell still
+ * worked); the consequence is part of the record too, and the cell's stored outputs are out of reach.
+ */
+export function authorErrorConsequence(du: NotebookDefUse): NonNullable<ExecuteCellsOptions['followsAuthorError']> {
+  return (_index, error, raisedAsAuthor) => {
+    const name = error.ename === 'NameError' ? /name '([^']+)' is not defined/.exec(error.evalue)?.[1] : undefined;
+    if (!name) return undefined;
+    const binders = du.cells.filter((c) => c.defines.includes(name)).map((c) => c.cell);
+    if (!binders.length || !binders.every((b) => raisedAsAuthor.has(b))) return undefined;
+    const after = binders[binders.length - 1]!;
+    return { ename: 'NameError', after, reason: `${name} is bound only in cell ${after}, which raised the author's own error there: this cell could not run after it in the author's record either` };
+  };
+}

@@ -50,7 +50,7 @@ export function decideVerdict(input: {
   }
   const count = (why: string): number => oracle.comparisons.filter((c) => c.unjudged === why).length;
   const plural = (n: number, what: string): string => `${n} ${what} value${n > 1 ? 's' : ''}`;
-  const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label'], ['stale', 'stale stored']]
+  const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label'], ['stale', 'stale stored'], ['unreachable', 'unreachable stored']]
     .filter(([why]) => count(why!) > 0).map(([why, what]) => plural(count(why!), what!)).join(', ');
   const asAuthor = run.cells.filter((c) => c.expectedError).map((c) => `cell ${c.index} ${c.expectedError!.ename}`);
   const asAuthorNote = asAuthor.length ? `; raised as the author's record has it: ${asAuthor.join(', ')}` : '';

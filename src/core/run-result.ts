@@ -50,7 +50,11 @@ export const CellRecord = z.object({
   outputsTruncated: z.boolean(),
   error: CellError.optional(),
   state: StateSummary.optional(),
-  expectedError: z.object({ ename: z.string(), reason: z.string() }).optional()
+  expectedError: z.object({
+    ename: z.string(),
+    reason: z.string(),
+    after: z.number().int().optional().describe("set when the error follows from the author's own error in that earlier cell (a name only it binds): the cell's stored outputs cannot be reached"),
+  }).optional()
     .describe("the cell raised (or, interrupted by its author, was not run) as in the notebook's stored outputs: part of the record, not a failure"),
 });
 export type CellRecord = z.infer<typeof CellRecord>;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { selectProjectFiles, stageProject, unchangedStaged } from './project-files.js';
 import { codeCells, sourceText, type Notebook, type CodeCell } from '../core/notebook.js';
 import { upgradeToV45 } from '../core/notebook-schema.js';
-import { RUN_RESULT_SCHEMA_VERSION, isExpected, type CellRecord, type ExpectedError, type RunResult, type RunStatus } from '../core/run-result.js';
+import { RUN_RESULT_SCHEMA_VERSION, isExpected, type CellError, type CellRecord, type ExpectedError, type RunResult, type RunStatus } from '../core/run-result.js';
 import { toolVersion } from '../core/version.js';
 import { log } from '../core/log.js';
 import { KernelSession, type CellRun } from './kernel-session.js';
@@ -129,7 +129,7 @@ export async function runNotebook(input: Notebook, opts: RunOptions): Promise<Ru
   }
 }
 
-interface ExecuteCellsOptions {
+export interface ExecuteCellsOptions {
   deadline: number;
   cellTimeoutMs: number;
   allowErrors: boolean;
@@ -150,6 +150,12 @@ interface ExecuteCellsOptions {
    * did; a cell the author interrupted (KeyboardInterrupt) is not run at all.
    */
   expectedErrors?: ReadonlyMap<number, ExpectedError>;
+  /**
+   * Asked when a cell raises an error its record does not show: is it a consequence of the author's
+   * own errors (`raisedAsAuthor`: the cells that raised theirs in this run)? The caller knows the
+   * notebook's names; an answer makes the error part of the record too.
+   */
+  followsAuthorError?: (index: number, error: CellError, raisedAsAuthor: ReadonlySet<number>) => ExpectedError | undefined;
 }
 
 /** Execute the code cells of `input` in `session`; returns a new notebook with outputs and metadata. */
@@ -168,6 +174,7 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
   let status: RunStatus = 'ok';
   let message: string | undefined;
   let stopped = false;
+  const raisedAsAuthor = new Set<number>();
   for (const [pos, { index, cell }] of code.entries()) {
     const codeIndex = inFileOrder.findIndex((c) => c.index === index);
     if (o.fromCell !== undefined && (rank ? pos < fromPos : index < o.fromCell)) continue;
@@ -199,7 +206,14 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
     cell.execution_count = run.executionCount;
     markCell(cell, run);
     const want = o.expectedErrors?.get(index);
-    const expected = run.status === 'error' && run.error && isExpected(want, run.error.ename) ? { ename: run.error.ename, reason: want!.reason } : undefined;
+    const expected = run.status !== 'error' || !run.error ? undefined
+      : isExpected(want, run.error.ename) ? { ename: run.error.ename, reason: want!.reason }
+      : o.followsAuthorError?.(index, run.error, raisedAsAuthor);
+    if (expected) {
+      raisedAsAuthor.add(index);
+      // The output notebook is the record: it says which errors were the author's (the oracle reads this).
+      cell.metadata = { ...cell.metadata, nbmodernize: { ...(cell.metadata?.nbmodernize ?? {}), asAuthor: expected } };
+    }
     const record: CellRecord = {
       ...(expected ? { expectedError: expected } : {}),
       index,

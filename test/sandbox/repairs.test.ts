@@ -153,6 +153,34 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it("a name left unbound by the author's own error: the cells after it fail as theirs, their stored results unjudged", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'x = 20',
+      'pred = model_from_a_deleted_cell.predict(x)\nsub = [pred, x]',
+      'print(len(sub) * 3)',
+      'shape = (len(sub), 1)\nprint(shape)',
+      'print("after", x + 1)',
+    ]), { 2: '6\n', 3: '(2, 1)\n', 4: 'after 21\n' });
+    (nb.cells[1] as any).outputs = [{ output_type: 'error', ename: 'NameError', evalue: "name 'model_from_a_deleted_cell' is not defined", traceback: [] }];
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /cell 1 NameError, cell 2 NameError, cell 3 NameError/);
+    assert.match(report.reason, /3 unreachable stored values not judged/);
+    assert.deepEqual(report.comparisons.filter((c) => c.unjudged === 'unreachable').map((c) => c.original), [6, 2, 1]);
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok && !c.unjudged));
+  });
+
+  it('a NameError for a name no failing cell binds is not excused by an author error elsewhere', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'print(model_from_a_deleted_cell.score)\ntotal_from_elsewhere = 1',
+      'print(total)',
+    ]), { 1: '5\n' });
+    (nb.cells[0] as any).outputs = [{ output_type: 'error', ename: 'NameError', evalue: "name 'model_from_a_deleted_cell' is not defined", traceback: [] }];
+    const { report } = await modernize(nb);
+    assert.notEqual(report.verdict, 'reproduced', report.reason);
+    assert.ok(!report.comparisons.some((c) => c.unjudged === 'unreachable'));
+  });
+
   it('a cell the author never ran (no execution count, no outputs) that does not compile is part of the record', async () => {
     const nb = withStoredOutputs(makeNotebook([
       'x = 20',
