@@ -296,6 +296,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-polynomial-n-input-features': 'SK069',
   'sklearn-qda-covariances-attribute': 'SK070',
   'sklearn-standardscaler-std': 'SK071',
+  'sklearn-object-dtype-labels': 'SK072',
   // matplotlib (MPL)
   'mpl-hist-normed': 'MPL001',
   'mpl-seaborn-styles': 'MPL002',
