@@ -181,6 +181,19 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(!report.comparisons.some((c) => c.unjudged === 'unreachable'));
   });
 
+  it("xgboost's own label encoder (before 1.6) restored where XGBClassifier is imported: labels 1..3 train and predict as they did", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import numpy as np\nfrom xgboost import XGBClassifier',
+      'X = np.repeat([[0.0], [10.0], [20.0]], 10, axis=0)\ny = np.repeat([1, 2, 3], 10)',
+      'model = XGBClassifier(n_estimators=10, max_depth=2)\nmodel.fit(X, y)\nprint(model.predict(X[::10]))',
+    ]), { 2: '[1, 2, 3]\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.step > 0)!;
+    assert.deepEqual(fix.cells, [0]);
+    assert.ok(fix.candidates?.some((c) => c.label.startsWith('xgboost label encoder') && c.kept), JSON.stringify(fix.candidates));
+  });
+
   it('a cell the author never ran (no execution count, no outputs) that does not compile is part of the record', async () => {
     const nb = withStoredOutputs(makeNotebook([
       'x = 20',
