@@ -219,6 +219,16 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.fixes.some((f) => f.source === 'py2-integer-division-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
   });
 
+  it('numpy < 1.12 truncated a float slice bound: int() where the error is, in a Python 3 notebook', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import numpy as np\ndata = np.arange(10)\ncut = len(data) * 0.75',
+      'train = data[:cut]\nprint(train.sum())',
+    ]), { 1: '21\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'numpy-float-index-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
   it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
     // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
     // and stop when the cell is still over (no other runtime rule exists).

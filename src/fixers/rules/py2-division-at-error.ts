@@ -5,18 +5,19 @@
  * rewrites divisions whose operands it can prove to be ints; this one starts from the error: on the
  * failing line, the divisions inside a slice, an index or an integer argument become `//`, and so
  * do the divisions that computed a name used there (`half = len(df) / 2` in another cell).
- * Python 2 notebooks only (a Python 3 author's float index failed for them too). One candidate;
+ * Python 2 notebooks only for `//`; for any notebook, the float bounds on the failing line are also
+ * truncated with int(), as numpy < 1.12 and old pandas did. Each a candidate;
  * generate-and-verify keeps it only if the cell then runs and the stored outputs agree.
  */
 import type { Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { disposeCells, notebookInfo, parseNotebookCells } from './engine.js';
-import type { RuntimeFrame } from './context.js';
+import type { ParsedCell, RuntimeFrame } from './context.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
 
-const FLOAT_INDEX = /slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices/;
+const FLOAT_INDEX = /slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices|cannot do (slice|positional) indexing on \w+ with these indexers \[[^\]]*\] of type float|Cannot index by location index with a non-integer key/;
 /** Calls whose arguments must be integers. */
 const INT_ARG_CALLS = new Set(['range', 'xrange', 'zeros', 'ones', 'empty', 'full', 'reshape', 'islice', 'sample', 'randint', 'head', 'tail', 'nlargest', 'nsmallest']);
 
@@ -29,60 +30,122 @@ export async function floatIndexPatches(nb: Notebook, failingCell: number, error
   if (!['TypeError', 'IndexError'].includes(error.ename) || !FLOAT_INDEX.test(error.evalue)) return [];
   const cells = await parseNotebookCells(nb);
   try {
-    const info = notebookInfo(nb, cells, {});
-    if (info.pythonMajor !== 2) return [];
-    const lines = frames.filter((f) => f.cell === failingCell).map((f) => f.line);
-    const failing = cells.find((c) => c.index === failingCell);
-    if (!failing) return [];
-    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
-    // Expressions that must be integers, on the failing line.
-    const targets: SyntaxNode[] = [];
-    for (const s of failing.tree.rootNode.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));
-    for (const sub of failing.tree.rootNode.descendantsOfType('subscript')) {
-      if (!sub || !onLine(sub)) continue;
-      for (const k of sub.childrenForFieldName('subscript')) if (k && k.type !== 'slice') targets.push(k);
-    }
-    for (const call of failing.tree.rootNode.descendantsOfType('call')) {
-      if (!call || !onLine(call)) continue;
-      const fn = call.childForFieldName('function');
-      const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
-      if (name && INT_ARG_CALLS.has(name)) targets.push(...(call.childForFieldName('arguments')?.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'keyword_argument') ?? []));
-    }
-    const edits = new Map<number, TextEdit[]>();
-    const add = (cell: number, op: SyntaxNode) => {
-      const tok = op.child(1);
-      if (tok?.type !== '/' || edits.get(cell)?.some((e) => e.start === tok.startIndex)) return;
-      addCellEdit(edits, cell, { start: tok.startIndex, end: tok.endIndex, text: '//' });
-    };
-    const names = new Set<string>();
-    for (const t of targets) {
-      for (const op of [t, ...t.descendantsOfType('binary_operator')]) if (op?.type === 'binary_operator') add(failingCell, op);
-      for (const id of [t, ...t.descendantsOfType('identifier')]) if (id?.type === 'identifier') names.add(id.text);
-    }
-    // The divisions that computed those names (`n = len(x) / 2`), in any cell up to the failing one.
-    for (const c of cells) {
-      if (c.index > failingCell) continue;
-      for (const a of c.tree.rootNode.descendantsOfType('assignment')) {
-        const l = a?.childForFieldName('left');
-        const r = a?.childForFieldName('right');
-        if (!a || !r || l?.type !== 'identifier' || !names.has(l.text)) continue;
-        for (const op of topLevelDivisions(r)) add(c.index, op);
-      }
-    }
-    if (!edits.size) return [];
-    const where = [...edits.keys()].sort((a, b) => a - b).join(', ');
-    return [{
-      label: `py2 floor division in cells ${where}`,
-      patch: {
-        fixType: 'error-repair',
-        source: { kind: 'rule', ruleIds: ['py2-integer-division-at-error'] },
-        edits: cellReplacements(nb, edits),
-        summary: `Python 2 floored '/' on integers: the divisions behind the float index are '//' (cells ${where})`,
-      },
-    }];
+    const targets = indexTargets(cells, failingCell, frames);
+    const py2 = notebookInfo(nb, cells, {}).pythonMajor === 2;
+    return [...(py2 ? floorDivisionCandidate(nb, cells, failingCell, targets) : []), ...truncationCandidate(nb, cells, failingCell, targets)];
   } finally {
     disposeCells(cells);
   }
+}
+
+/** Expressions on the failing line that must be integers: slice bounds, indices, integer arguments. */
+function indexTargets(cells: ParsedCell[], failingCell: number, frames: readonly RuntimeFrame[]): SyntaxNode[] {
+  const lines = frames.filter((f) => f.cell === failingCell).map((f) => f.line);
+  const failing = cells.find((c) => c.index === failingCell);
+  if (!failing) return [];
+  const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+  // Expressions that must be integers, on the failing line.
+  const targets: SyntaxNode[] = [];
+  for (const s of failing.tree.rootNode.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));
+  for (const sub of failing.tree.rootNode.descendantsOfType('subscript')) {
+    if (!sub || !onLine(sub)) continue;
+    for (const k of sub.childrenForFieldName('subscript')) if (k && k.type !== 'slice') targets.push(k);
+  }
+  for (const call of failing.tree.rootNode.descendantsOfType('call')) {
+    if (!call || !onLine(call)) continue;
+    const fn = call.childForFieldName('function');
+    const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
+    if (name && INT_ARG_CALLS.has(name)) targets.push(...(call.childForFieldName('arguments')?.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'keyword_argument') ?? []));
+  }
+  return targets;
+}
+
+function floorDivisionCandidate(nb: Notebook, cells: ParsedCell[], failingCell: number, targets: SyntaxNode[]): DivisionCandidate[] {
+  const edits = new Map<number, TextEdit[]>();
+  const add = (cell: number, op: SyntaxNode) => {
+    const tok = op.child(1);
+    if (tok?.type !== '/' || edits.get(cell)?.some((e) => e.start === tok.startIndex)) return;
+    addCellEdit(edits, cell, { start: tok.startIndex, end: tok.endIndex, text: '//' });
+  };
+  const names = new Set<string>();
+  for (const t of targets) {
+    for (const op of [t, ...t.descendantsOfType('binary_operator')]) if (op?.type === 'binary_operator') add(failingCell, op);
+    for (const id of [t, ...t.descendantsOfType('identifier')]) if (id?.type === 'identifier') names.add(id.text);
+  }
+  // The divisions that computed those names (`n = len(x) / 2`), in any cell up to the failing one.
+  for (const c of cells) {
+    if (c.index > failingCell) continue;
+    for (const a of c.tree.rootNode.descendantsOfType('assignment')) {
+      const l = a?.childForFieldName('left');
+      const r = a?.childForFieldName('right');
+      if (!a || !r || l?.type !== 'identifier' || !names.has(l.text)) continue;
+      for (const op of topLevelDivisions(r)) add(c.index, op);
+    }
+  }
+  if (!edits.size) return [];
+  const where = [...edits.keys()].sort((a, b) => a - b).join(', ');
+  return [{
+    label: `py2 floor division in cells ${where}`,
+    patch: {
+      fixType: 'error-repair',
+      source: { kind: 'rule', ruleIds: ['py2-integer-division-at-error'] },
+      edits: cellReplacements(nb, edits),
+      summary: `Python 2 floored '/' on integers: the divisions behind the float index are '//' (cells ${where})`,
+    },
+  }];
+}
+
+/**
+ * numpy before 1.12 and pandas before 0.2x truncated a float index or slice bound (with a
+ * deprecation warning): `arr[:len(arr) * 0.8]`, `df[:n]` with `n = len(df) * 0.7`. On the failing
+ * line, the bounds that are floats by construction (a `/`, a float literal, `np.floor`/`ceil`/`round`
+ * or a name assigned from one) are truncated the same way: `int(...)`.
+ */
+function truncationCandidate(nb: Notebook, cells: ParsedCell[], failingCell: number, targets: SyntaxNode[]): DivisionCandidate[] {
+  const floatNames = new Set<string>();
+  for (const c of cells) {
+    if (c.index > failingCell) continue;
+    for (const a of c.tree.rootNode.descendantsOfType('assignment')) {
+      const l = a?.childForFieldName('left');
+      const r = a?.childForFieldName('right');
+      if (l?.type === 'identifier' && r && floaty(r, new Set())) floatNames.add(l.text);
+    }
+  }
+  const edits = new Map<number, TextEdit[]>();
+  for (const t of targets) {
+    if (!floaty(t, floatNames) || /^int\(/.test(t.text)) continue;
+    addCellEdit(edits, failingCell, { start: t.startIndex, end: t.endIndex, text: `int(${t.text})` });
+  }
+  if (!edits.size) return [];
+  return [{
+    label: `float index truncated with int() in cell ${failingCell}`,
+    patch: {
+      fixType: 'error-repair',
+      source: { kind: 'rule', ruleIds: ['numpy-float-index-at-error'] },
+      edits: cellReplacements(nb, edits),
+      summary: `numpy < 1.12 and old pandas truncated a float index or slice bound: int() where the error is (cell ${failingCell})`,
+    },
+  }];
+}
+
+const FLOAT_CALLS = /^(np|numpy|math)\.(floor|ceil|round|sqrt|log)$|^round$/;
+
+/** A float by construction: true division, a float literal, a float-valued call, or a name bound to one. */
+function floaty(n: SyntaxNode, floatNames: ReadonlySet<string>): boolean {
+  if (n.type === 'float') return true;
+  if (n.type === 'identifier') return floatNames.has(n.text);
+  if (n.type === 'parenthesized_expression') return n.namedChildren.some((c) => !!c && floaty(c, floatNames));
+  if (n.type === 'binary_operator') {
+    if (n.child(1)?.type === '/') return true;
+    return floaty(n.childForFieldName('left')!, floatNames) || floaty(n.childForFieldName('right')!, floatNames);
+  }
+  if (n.type === 'call') {
+    const fn = n.childForFieldName('function')?.text ?? '';
+    // round(x) with one argument is an int in Python 3; with ndigits, or numpy's, a float.
+    if (fn === 'round') return (n.childForFieldName('arguments')?.namedChildren.length ?? 0) > 1;
+    return FLOAT_CALLS.test(fn);
+  }
+  return false;
 }
 
 /** `/` operators of an expression outside calls and lambdas (`len(x) / 2`, `(a + b) / 2`; not `f(a / b)`). */

@@ -22,8 +22,21 @@ describe('floatIndexPatches', () => {
     const [c] = await floatIndexPatches(nb, 0, { ename: 'TypeError', evalue: "'float' object cannot be interpreted as an integer" }, [{ cell: 0, line: 1 }]);
     assert.equal((c!.patch.edits[0] as any).newSource, 'for i in range(len(x) // 3):\n    print(x[i * 2 / 2])');
   });
-  it('nothing for a Python 3 notebook or another error', async () => {
-    const nb = notebookOf(['n = len(rows) / 2', 'first = rows[:n]']);
+  it("Python 3: a float slice bound is truncated with int() where it is used, as numpy < 1.12 did", async () => {
+    const nb = notebookOf(['n = len(rows) * 0.8', 'train = rows[:n]\ntest = rows[n:]\nk = rows[:3]']);
+    const cands = await floatIndexPatches(nb, 1, SLICE, [{ cell: 1, line: 1 }]);
+    assert.deepEqual(cands.map((c) => c.label), ['float index truncated with int() in cell 1']);
+    assert.equal((cands[0]!.patch.edits[0] as any).newSource, 'train = rows[:int(n)]\ntest = rows[n:]\nk = rows[:3]');
+  });
+  it("pandas' float slice error: the bound written in place; a Python 2 notebook gets '//' first, then int()", async () => {
+    const err = { ename: 'TypeError', evalue: 'cannot do slice indexing on RangeIndex with these indexers [712.8] of type float' };
+    const [c] = await floatIndexPatches(notebookOf(['head = df[:len(df) * 0.8]']), 0, err);
+    assert.equal((c!.patch.edits[0] as any).newSource, 'head = df[:int(len(df) * 0.8)]');
+    const both = await floatIndexPatches(py2(['half = df[:len(df) / 2]']), 0, err);
+    assert.deepEqual(both.map((x) => (x.patch.edits[0] as any).newSource), ['half = df[:len(df) // 2]', 'half = df[:int(len(df) / 2)]']);
+  });
+  it('nothing for bounds that are not floats by construction, or another error', async () => {
+    const nb = notebookOf(['n = len(rows) + 2', 'first = rows[:n]']);
     assert.deepEqual(await floatIndexPatches(nb, 1, SLICE), []);
     assert.deepEqual(await floatIndexPatches(py2(['n = len(rows) / 2', 'first = rows[:n]']), 1, { ename: 'KeyError', evalue: 'x' }), []);
   });
