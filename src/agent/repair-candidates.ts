@@ -18,6 +18,7 @@ import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
 import { unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
 import { floatIndexPatches } from '../fixers/rules/py2-division-at-error.js';
 import { xgbLabelEncoderPatches } from '../fixers/rules/xgboost-label-encoder.js';
+import { ixPositionalPatches } from '../fixers/rules/pandas-ix-at-error.js';
 import { reshape1dPatches } from '../fixers/rules/sklearn-1d-reshape.js';
 import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
@@ -71,6 +72,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
   }
   for (const c of await floatIndexPatches(inp.notebook, inp.cell, inp.error, frames)) out.push(c);
   for (const c of await xgbLabelEncoderPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
+  for (const c of await ixPositionalPatches(inp.notebook, inp.cell, inp.error, inp.original, frames)) out.push(c);
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
     out.push({ patch: c.patch, label: c.label });
   }

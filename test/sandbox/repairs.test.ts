@@ -229,6 +229,16 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.fixes.some((f) => f.source === 'numpy-float-index-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
   });
 
+  it('.ix fell back to positions on named columns: the .loc the static rule wrote becomes .iloc from the KeyError', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [30, 40]})",
+      'for i in range(2):\n    print(df.ix[:, i].sum())',
+    ]), { 1: '3\n70\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'pandas-ix-positional-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
   it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
     // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
     // and stop when the cell is still over (no other runtime rule exists).

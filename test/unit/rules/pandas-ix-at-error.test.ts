@@ -1,0 +1,29 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ixPositionalPatches } from '../../../src/fixers/rules/pandas-ix-at-error.js';
+import { notebookOf } from './support.js';
+
+describe('ixPositionalPatches', () => {
+  it('.loc from .ix raising KeyError: 2 -> .iloc, or the column key made positional', async () => {
+    const original = notebookOf(['import pandas as pd', 'x = df.ix[:, 2]\ny = df.ix[rows, i]']);
+    const nb = notebookOf(['import pandas as pd', 'x = df.loc[:, 2]\ny = df.loc[rows, i]']);
+    const cands = await ixPositionalPatches(nb, 1, { ename: 'KeyError', evalue: '2' }, original, [{ cell: 1, line: 1 }]);
+    assert.deepEqual(cands.map((c) => (c.patch.edits[0] as any).newSource), [
+      'x = df.iloc[:, 2]\ny = df.loc[rows, i]',
+      'x = df.loc[:, df.columns[2]]\ny = df.loc[rows, i]',
+    ]);
+  });
+  it("pandas' 'None of [Index([...])] are in the [index]' for positions from a splitter", async () => {
+    const original = notebookOf(['X_tr = X.ix[train_idx]']);
+    const nb = notebookOf(['X_tr = X.loc[train_idx]']);
+    const [c] = await ixPositionalPatches(nb, 0, { ename: 'KeyError', evalue: "\"None of [Index([0, 3, 4], dtype='int64')] are in the [index]\"" }, original);
+    assert.equal((c!.patch.edits[0] as any).newSource, 'X_tr = X.iloc[train_idx]');
+  });
+  it('nothing when the author never used .ix there, for a label KeyError, or for a boolean mask', async () => {
+    const nb = notebookOf(['x = df.loc[:, 2]']);
+    assert.deepEqual(await ixPositionalPatches(nb, 0, { ename: 'KeyError', evalue: '2' }, notebookOf(['x = df.loc[:, 2]'])), []);
+    assert.deepEqual(await ixPositionalPatches(nb, 0, { ename: 'KeyError', evalue: "'Age'" }, notebookOf(['x = df.ix[:, 2]'])), []);
+    const mask = notebookOf(['x = df.loc[df.a > 1]']);
+    assert.deepEqual(await ixPositionalPatches(mask, 0, { ename: 'KeyError', evalue: '1' }, notebookOf(['x = df.ix[df.a > 1]'])), []);
+  });
+});
