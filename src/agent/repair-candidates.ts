@@ -19,6 +19,7 @@ import { unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js'
 import { floatIndexPatches } from '../fixers/rules/py2-division-at-error.js';
 import { xgbLabelEncoderPatches } from '../fixers/rules/xgboost-label-encoder.js';
 import { ixPositionalPatches } from '../fixers/rules/pandas-ix-at-error.js';
+import { plotKeywordPatches } from '../fixers/rules/plot-keyword-at-error.js';
 import { reshape1dPatches } from '../fixers/rules/sklearn-1d-reshape.js';
 import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
 import type { RuntimeEvidence } from '../fixers/rules/context.js';
@@ -73,6 +74,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
   for (const c of await floatIndexPatches(inp.notebook, inp.cell, inp.error, frames)) out.push(c);
   for (const c of await xgbLabelEncoderPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
   for (const c of await ixPositionalPatches(inp.notebook, inp.cell, inp.error, inp.original, frames)) out.push(c);
+  // Last of the error-built candidates: dropping a plot option is the least faithful of them.
+  for (const c of await plotKeywordPatches(inp.notebook, inp.cell, inp.error, frames)) out.push(c);
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
     out.push({ patch: c.patch, label: c.label });
   }

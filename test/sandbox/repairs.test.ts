@@ -239,6 +239,16 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.fixes.some((f) => f.source === 'pandas-ix-positional-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
   });
 
+  it('a plotting call that now rejects an option it names (seaborn 0.13 bars with xerr): the option is dropped, the results judged', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\nimport seaborn as sns\nres = pd.DataFrame({'m': [0.8, 0.7, 0.9], 'a': ['SVC', 'RF', 'LR']})\nerrs = [0.01, 0.02, 0.03]",
+      "g = sns.barplot(x='m', y='a', data=res, orient='h', **{'xerr': errs})\nprint(res['m'].max())",
+    ]), { 1: '0.9\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'plot-option-at-error'), JSON.stringify(report.fixes.map((f) => [f.source, f.summary])));
+  });
+
   it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
     // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
     // and stop when the cell is still over (no other runtime rule exists).
