@@ -5,7 +5,7 @@
  */
 import { firstFailure, type CellRecord, type CellError, type RunStatus } from '../core/run-result.js';
 import type { FixType } from '../core/patch.js';
-import type { OracleVerdict } from './oracle.js';
+import type { OracleVerdict } from './oracle/index.js';
 
 export type Diagnosis =
   | { kind: 'done' }

@@ -12,7 +12,7 @@ import type { Diagnosis } from './diagnosis.js';
 import type { Environment, RunState } from './environment.js';
 import type { Emit } from './events.js';
 import type { Candidate, TrialOutcome } from './generate-verify.js';
-import type { OracleVerdict } from './oracle.js';
+import type { OracleVerdict } from './oracle/index.js';
 
 export type FixDiagnosis = Extract<Diagnosis, { kind: 'fix' }>;
 

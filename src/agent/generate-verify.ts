@@ -13,7 +13,7 @@
 import type { Patch } from '../core/patch.js';
 import { firstFailure, type CellRecord } from '../core/run-result.js';
 import { errorSignature } from './diagnosis.js';
-import type { Comparison } from './oracle.js';
+import type { Comparison } from './oracle/index.js';
 
 /**
  * One plausible repair; `label` says what it chose ("train.csv", "sklearn.model_selection").

@@ -16,7 +16,7 @@ import { copyOutFiles } from '../executor/copy-out.js';
 import { log } from '../core/log.js';
 import { selectProjectFiles, stageProject, unchangedStaged, type StagedManifest } from '../executor/project-files.js';
 import type { Sandbox, SandboxRequest } from '../executor/types.js';
-import { findSubmissionFile } from './oracle.js';
+import { findSubmissionFile } from './oracle/index.js';
 import type { Environment, RunRequest, RunState } from './environment.js';
 import { authorErrorConsequence } from './stored-errors.js';
 import { analyzeNotebook } from '../fixers/context/defuse.js';

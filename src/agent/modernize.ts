@@ -19,7 +19,7 @@ import { MeteredProvider, SpendTracker, type LlmProvider } from '../fixers/llm/i
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 import { eraFromRemovedApis, eraFromStoredOutputs, versionLessThan } from '../fixers/rules/era-evidence.js';
 import type { EraHint } from '../fixers/rules/types.js';
-import { judge } from './oracle.js';
+import { judge } from './oracle/index.js';
 import type { ExpectedTarget } from './verdict.js';
 import { resolveBudgets, type Budgets } from './budgets.js';
 import { editsWriter, trajectoryWriter } from './trajectory.js';

@@ -6,8 +6,7 @@
  */
 import type { Notebook } from '../core/notebook.js';
 import { firstFailure, type RunResult } from '../core/run-result.js';
-import { findSubmissionFile, judge, type ExpectedScoreInput, type OracleVerdict } from './oracle.js';
-import { excuseUnstable } from './nondeterminism.js';
+import { excuseUnstable, findSubmissionFile, judge, type ExpectedScoreInput, type OracleVerdict } from './oracle/index.js';
 
 export type Verdict = 'reproduced' | 'not-reproduced' | 'failed';
 
@@ -26,7 +25,7 @@ export function decideVerdict(input: {
   run: RunResult;
   expected?: ExpectedTarget;
   tolerance?: number;
-  /** Values seen to differ between two clean runs: not judged (see nondeterminism.ts). */
+  /** Values seen to differ between two clean runs: not judged (see oracle/nondeterminism.ts). */
   unstable?: ReadonlySet<string>;
 }): VerdictResult {
   const { run } = input;

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { isMetricName, parseCsv, ScoringError, type MetricName } from '../scorers.js';
+import { isMetricName, parseCsv, ScoringError, type MetricName } from '../oracle/index.js';
 import type { DataMount } from '../../executor/types.js';
 import { artifactDirFor, type AuditJob, type JobSettings } from './jobs.js';
 

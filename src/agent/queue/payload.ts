@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readCsvFile } from '../scorers.js';
+import { readCsvFile } from '../oracle/index.js';
 import type { ExpectedTarget } from '../verdict.js';
 import type { AuditJob, JobSettings } from '../audit/jobs.js';
 import type { AuditRecord } from '../audit/record.js';

@@ -14,7 +14,7 @@ import { causeLabel } from '../../agent/audit/taxonomy.js';
 import { driftRows, renderDriftTable } from '../../agent/report/drift-table.js';
 import { renderJunit, type JunitCase } from '../../agent/report/junit.js';
 import { formatDuration } from '../../agent/report/markdown.js';
-import { isMetricName, type MetricName } from '../../agent/scorers.js';
+import { isMetricName, type MetricName } from '../../agent/oracle/index.js';
 import type { CliContext } from '../context.js';
 import { buildProgress } from '../build-progress.js';
 import { parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';

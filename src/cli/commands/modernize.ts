@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { modernizeNotebook, type AgentEvent } from '../../agent/modernize.js';
-import { isMetricName, METRICS } from '../../agent/scorers.js';
+import { isMetricName, METRICS } from '../../agent/oracle/index.js';
 import { providerFromEnv } from '../../fixers/llm/factory.js';
 import type { ExecEvent } from '../../executor/run-notebook.js';
 import type { CliContext } from '../context.js';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeNotebook } from '../../support/notebooks.js';
 import { sourceText, type Notebook } from '../../../src/core/notebook.js';
-import { judge } from '../../../src/agent/oracle.js';
+import { judge } from '../../../src/agent/oracle/index.js';
 import { DEFAULT_BUDGETS, type Budgets } from '../../../src/agent/budgets.js';
 import { DEFAULT_VERIFY_LIMITS } from '../../../src/agent/generate-verify.js';
 import { modernizationLoop, type LoopInput, type LoopOutcome } from '../../../src/agent/loop.js';

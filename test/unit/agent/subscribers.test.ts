@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeNotebook } from '../../support/notebooks.js';
-import { judge } from '../../../src/agent/oracle.js';
+import { judge } from '../../../src/agent/oracle/index.js';
 import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
 import { DEFAULT_VERIFY_LIMITS } from '../../../src/agent/generate-verify.js';
 import { modernizationLoop } from '../../../src/agent/loop.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { pinCandidates, rankDriftTrial } from '../../../src/agent/generate-verify.js';
-import type { Comparison } from '../../../src/agent/oracle.js';
+import type { Comparison } from '../../../src/agent/oracle/index.js';
 import type { Patch } from '../../../src/core/patch.js';
 import type { CellRecord } from '../../../src/core/run-result.js';
 

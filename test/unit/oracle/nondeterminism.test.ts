@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { excuseUnstable, unstableValues } from '../../../src/agent/nondeterminism.js';
-import type { Comparison, OracleVerdict } from '../../../src/agent/oracle.js';
+import { excuseUnstable, unstableValues } from '../../../src/agent/oracle/nondeterminism.js';
+import type { Comparison, OracleVerdict } from '../../../src/agent/oracle/index.js';
 
 const cmp = (cell: number, original: number, now: number, context = 'x'): Comparison => ({ cell, original, new: now, relDiff: Math.abs(now - original) / Math.abs(original), ok: Math.abs(now - original) / Math.abs(original) <= 0.1, context });
 const verdict = (comparisons: Comparison[]): OracleVerdict => ({

@@ -6,10 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellNumbers, numberLines } from '../../../src/agent/oracle-numbers.js';
-import { parseFrameRepr, parseHtmlTables, unwrapFrameReprs } from '../../../src/agent/oracle-tables.js';
-import { judge, outOfOrderCells, pairTables, storedOutputsOracle, type CellReport } from '../../../src/agent/oracle.js';
-import { boundNames, readNames } from '../../../src/agent/oracle-order.js';
+import { cellNumbers, numberLines } from '../../../src/agent/oracle/numbers.js';
+import { parseFrameRepr, parseHtmlTables, unwrapFrameReprs } from '../../../src/agent/oracle/tables.js';
+import { pairTables } from '../../../src/agent/oracle/align.js';
+import { judge, outOfOrderCells, storedOutputsOracle, type CellReport } from '../../../src/agent/oracle/index.js';
+import { boundNames, readNames } from '../../../src/agent/oracle/order.js';
 import type { CodeCell, Notebook } from '../../../src/core/notebook.js';
 import { makeNotebook } from '../context/fixtures.js';
 

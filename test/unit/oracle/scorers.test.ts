@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { METRICS, metricValue, normalizeId, parseCsv, relativeDifference, rocAuc, scoreSubmission, ScoringError } from '../../../src/agent/scorers.js';
+import { METRICS, metricValue, normalizeId, parseCsv, relativeDifference, rocAuc, scoreSubmission, ScoringError } from '../../../src/agent/oracle/scorers.js';
 import { sharedDir } from '../../support/sandbox.js';
 
 const close = (a: number, b: number, eps = 1e-9): void => assert.ok(Math.abs(a - b) < eps, `${a} != ${b}`);

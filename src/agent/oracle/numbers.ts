@@ -4,16 +4,16 @@
  * result: timings, dates, memory sizes and addresses, object, estimator and plot-object reprs,
  * warnings, progress bars, df.info() blocks, execution counts, versions, file:line references,
  * and the index column and header of printed DataFrames/Series. Presentation is normalized first:
- * wrapped DataFrame reprs are unwrapped (oracle-tables.ts), bracketed reprs spread over several
+ * wrapped DataFrame reprs are unwrapped (tables.ts), bracketed reprs spread over several
  * lines (numpy arrays, lists, dicts) are joined into one line, thousand separators are read.
  * Each remaining line keeps a template (the line with its numbers replaced by '#') so lines can
  * be aligned between two runs. A result or display whose text/html holds one DataFrame table
  * also yields the parsed table, which the oracle compares by row and column label when the other
  * run has a table there too.
  */
-import type { CodeCell, Output } from '../core/notebook.js';
-import { sourceText } from '../core/notebook.js';
-import { findTextTable, frameFooter, parseHtmlTables, unwrapFrameReprs, type Table } from './oracle-tables.js';
+import type { CodeCell, Output } from '../../core/notebook.js';
+import { sourceText } from '../../core/notebook.js';
+import { findTextTable, frameFooter, parseHtmlTables, unwrapFrameReprs, type Table } from './tables.js';
 
 export interface NumberLine {
   /** The line with numbers replaced by '#', whitespace collapsed. */
@@ -331,4 +331,21 @@ export function cellNumbers(cell: CodeCell): CellNumbers {
     if (text !== undefined) addText(res, text, table);
   }
   return res;
+}
+
+/**
+ * Numbers of one table cell: booleans are 1/0; a number, a percentage, an interval or a list of
+ * numbers gives its numbers; text ("CA. 2343", a ticket), NaN and dates have none.
+ */
+export function tableCellNumbers(text: string): number[] {
+  const t = text.trim();
+  if (t === 'True') return [1];
+  if (t === 'False') return [0];
+  const bare = t.replace(/\b(np\.)?(float|int|uint)(16|32|64)\(/g, '(');
+  if (/[A-Za-z_]/.test(bare.replace(/(?<=\d)[eE](?=[-+]?\d)/g, ''))) return [];
+  return extractNumbers(bare);
+}
+
+export function tableNumberCount(t: Table): number {
+  return t.rows.reduce((s, r) => s + r.cells.reduce((k, c) => k + tableCellNumbers(c).length, 0), 0) + (t.shape ? 2 : 0); // shape: when the other has one
 }

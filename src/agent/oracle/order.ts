@@ -10,8 +10,8 @@
  * def/class/del targets, receivers of mutating or statement-level method calls; reads are the
  * identifiers it mentions. Bodies of def/class are skipped (their names are local).
  */
-import type { CodeCell, Notebook } from '../core/notebook.js';
-import { sourceText } from '../core/notebook.js';
+import type { CodeCell, Notebook } from '../../core/notebook.js';
+import { sourceText } from '../../core/notebook.js';
 
 export interface OutOfOrder {
   /** This cell's execution count in the original. */

@@ -12,7 +12,7 @@
  * - parseFrameRepr, parseSeriesRepr, findTextTable: printed DataFrames (plain layout) and Series
  *   read into the same Table shape, so text and HTML tables compare with each other.
  *
- * Pure string processing; comparing tables is the oracle's business (oracle.ts).
+ * Pure string processing; comparing tables is the oracle's business (align.ts, compare-tables.ts).
  */
 
 export interface TableRow {

@@ -9,7 +9,7 @@
  * Why by re-running rather than by recognising formats: a timing or an unseeded score has no
  * reliable textual signature, but it always has this one.
  */
-import type { Comparison, OracleVerdict } from './oracle.js';
+import type { Comparison, OracleVerdict } from './types.js';
 
 /** Identity of a compared value across two runs of the same notebook (its n-th occurrence). */
 function keys(comparisons: readonly Comparison[]): string[] {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cannotHaveResult, lastStatement } from '../../../src/agent/stale-outputs.js';
+import { cannotHaveResult, lastStatement } from '../../../src/agent/oracle/stale-results.js';
 
 test('the last top-level statement, across continuation lines and trailing comments', () => {
   assert.equal(lastStatement("x = 1\ndf.drop(['a',\n         'b'],\n        axis=1, inplace=True)\n# or\n# df = df.drop(...)\n"), "df.drop(['a',\n         'b'],\n        axis=1, inplace=True)");
@@ -37,7 +37,7 @@ test('cells that can: expressions, calls with keyword arguments, comparisons, ma
 });
 
 test('the oracle lists a stale stored result as unjudged and judges the rest of the notebook', async () => {
-  const { storedOutputsOracle } = await import('../../../src/agent/oracle.js');
+  const { storedOutputsOracle } = await import('../../../src/agent/oracle/index.js');
   const { makeNotebook } = await import('../context/fixtures.js');
   const result = (plain: string) => ({ output_type: 'execute_result', execution_count: 3, data: { 'text/plain': plain }, metadata: {} });
   const stream = (text: string) => ({ output_type: 'stream', name: 'stdout', text });
