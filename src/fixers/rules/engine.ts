@@ -165,15 +165,21 @@ function activeRules(nbCtx: NotebookContext, rules: readonly Rule[]): Rule[] {
 function runRules(nbCtx: NotebookContext, allRules: readonly Rule[]): RawFinding[] {
   const out: RawFinding[] = [];
   const rules = activeRules(nbCtx, allRules);
-  // Triggers plus the local aliases the notebook imported them under.
-  const triggers = new Map<Rule, string[]>();
-  for (const r of rules) if (r.triggers) triggers.set(r, [...r.triggers, ...r.triggers.flatMap((t) => nbCtx.aliasesOf(t))]);
+  // Dispatch by identifier, as linters do: each rule's triggers (plus the local aliases the notebook
+  // imported them under) index the rule, and a cell runs only the rules its identifiers select, in
+  // the rules' own order (findings and edits do not depend on the walk).
+  const rank = new Map(rules.map((r, i) => [r, i]));
+  const byIdent = new Map<string, Rule[]>();
+  const always: Rule[] = [];
+  for (const r of rules) {
+    if (!r.triggers) { always.push(r); continue; }
+    for (const t of new Set([...r.triggers, ...r.triggers.flatMap((x) => nbCtx.aliasesOf(x))])) byIdent.set(t, [...(byIdent.get(t) ?? []), r]);
+  }
   for (const cell of nbCtx.cells) {
     const ctx = new CellContext(nbCtx, cell);
-    const idents = cellCache(cell).identifiers();
-    for (const rule of rules) {
-      const t = triggers.get(rule);
-      if (t && !t.some((x) => idents.has(x))) continue;
+    const selected = new Set(always);
+    for (const id of cellCache(cell).identifiers().keys()) for (const r of byIdent.get(id) ?? []) selected.add(r);
+    for (const rule of [...selected].sort((a, b) => rank.get(a)! - rank.get(b)!)) {
       for (const match of rule.find(ctx)) {
         let edits = match.edits ?? [];
         let note: string | undefined;
