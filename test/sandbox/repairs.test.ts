@@ -197,7 +197,7 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
   it('a cell the author never ran (no execution count, no outputs) that does not compile is part of the record', async () => {
     const nb = withStoredOutputs(makeNotebook([
       'x = 20',
-      '[0.11418202, 0.1518366 ] 140\n[0.11665053, 0.14971751] 130',
+      '[0.25, 0.5 ] 12\n[0.75, 1.25] 7',
       'print("after", x + 1)',
     ]), { 2: 'after 21\n' });
     (nb.cells[0] as any).execution_count = 1;
