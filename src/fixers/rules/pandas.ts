@@ -147,6 +147,14 @@ const append = rule({
       beforeError: 'AttributeError',
     },
     {
+      // A receiver only the runtime error types: a function's parameter.
+      before: "import pandas as pd\ndef combine(a, b):\n    return a.append(b)\nprint(combine(pd.Series([1, 2]), pd.Series([3])).sum())",
+      after: "import pandas as pd\ndef combine(a, b):\n    return pd.concat([a, b])\nprint(combine(pd.Series([1, 2]), pd.Series([3])).sum())",
+      expect: '6',
+      beforeError: 'AttributeError',
+      context: { runtime: { ename: 'AttributeError', evalue: "'Series' object has no attribute 'append'" } },
+    },
+    {
       // Frames bound by a tuple assignment and a loop over a list of them.
       before: "import pandas as pd\ntrain, test = pd.DataFrame({'x': [1]}), pd.DataFrame({'x': [2]})\nfull = train.append(test)\nfor d in [train, test]:\n    print(d.append(full, ignore_index=True).x.tolist())",
       after: "import pandas as pd\ntrain, test = pd.DataFrame({'x': [1]}), pd.DataFrame({'x': [2]})\nfull = pd.concat([train, test])\nfor d in [train, test]:\n    print(pd.concat([d, full], ignore_index=True).x.tolist())",
@@ -178,6 +186,10 @@ const append = rule({
       } else if ((ctx.nb.isDataFrameExpr(recv, ctx.index) || ctx.nb.evidenceType(recv, ctx.index) === 'DataFrame') && isSeriesRow(ctx, other)) {
         // DataFrame.append(row): the row became a one-row frame (columns from its index), soft-converted.
         items = [`${paren(other)}.to_frame().T.infer_objects()`];
+      } else if (['Series', 'DataFrame'].includes(ctx.nb.evidenceType(recv, ctx.index) ?? '') && !['list', 'tuple', 'dictionary'].includes(other.type) && !isSeriesRow(ctx, other)) {
+        // The error names the receiver's type (a function parameter, say); the other operand is most
+        // likely of the same kind. Only proposed from the error, so the stored outputs verify it.
+        items = [other.text];
       }
       if (!items) {
         yield { node: call, message: "DataFrame.append was removed in pandas 2.0: use pd.concat([df, other]); if `other` is a row (a dict or a Series), wrap it first: pd.DataFrame([row]) / row.to_frame().T" };
