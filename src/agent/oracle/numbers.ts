@@ -205,9 +205,18 @@ function tableBlock(block: string[]): string[] {
   });
 }
 
+/**
+ * NumPy 2.0 (NEP 51) shows scalars with their type: `np.float64(0.5)`, `np.int64(3)`, `np.str_('a')`,
+ * `np.True_`, where NumPy 1 printed `0.5`, `3`, `'a'`, `True` (in lists, dicts and tuples of scalars).
+ * Presentation, not a result: read as NumPy 1 printed it, so lines align by the same template.
+ */
+export function numpy1Scalars(l: string): string {
+  return l.replace(/\bnp\.(?:float|int|uint|complex|str|bytes|bool|longdouble|clongdouble)(?:\d+|_)?\(((?:[^()]|\([^()]*\))*)\)/g, '$1').replace(/\bnp\.(True|False)_/g, '$1');
+}
+
 /** The numbers of one piece of text (a line or a table cell), after removing timings, dates, addresses... */
 export function extractNumbers(text: string): number[] {
-  let l = text;
+  let l = numpy1Scalars(text);
   for (const re of REMOVE) l = l.replace(re, ' ');
   const numbers: number[] = [];
   for (const m of l.matchAll(NUMBER)) {
@@ -225,6 +234,7 @@ export function numberLines(text: string, opts: { tables?: boolean } = {}): { li
   const textLines: string[] = [];
   for (let l of ls) {
     if (l.trim() === '' || SKIP_LINE.some((re) => re.test(l))) continue;
+    l = numpy1Scalars(l);
     for (const re of REMOVE) l = l.replace(re, ' ');
     const numbers: number[] = [];
     const template = l

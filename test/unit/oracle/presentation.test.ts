@@ -422,6 +422,12 @@ test('dict reprs compare by key: IPython sorted keys, now keeps insertion order;
   assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
 
+test('numpy 2 scalar reprs in lists and tuples read as numpy 1 printed them (same template, same numbers)', () => {
+  const then = numberLines("[1, 2, 3] (0.5, 'a', True)\n").lines;
+  const now = numberLines("[np.int64(1), np.int64(2), np.int64(3)] (np.float64(0.5), np.str_('a'), np.True_)\n").lines;
+  assert.deepEqual(now.map((l) => [l.template, l.numbers]), then.map((l) => [l.template, l.numbers]));
+});
+
 test('numpy 2 summarized arrays carry shape=(...): not a result', () => {
   assert.deepEqual(nums('array([[1, 2],\n       ...,\n       [5, 6]], dtype=object)'), nums('array([[1, 2],\n       ...,\n       [5, 6]],\n      shape=(891, 2), dtype=object)'));
 });
