@@ -43,12 +43,17 @@ export function coerce(v: string | undefined): semver.SemVer | null {
   return semver.coerce(v.replace(/^[0-9]+:/, ''));
 }
 
-/** a < b on coerced versions (undefined when either is not a version). */
+const lessCache = new Map<string, boolean | undefined>();
+
+/** a < b on coerced versions (undefined when either is not a version). Memoized: every scan asks it per rule. */
 export function versionLess(a: string, b: string): boolean | undefined {
+  const key = `${a}\u0000${b}`;
+  if (lessCache.has(key)) return lessCache.get(key);
   const x = coerce(a);
   const y = coerce(b);
-  if (!x || !y) return undefined;
-  return semver.lt(x, y);
+  const less = !x || !y ? undefined : semver.lt(x, y);
+  if (lessCache.size < 10_000) lessCache.set(key, less);
+  return less;
 }
 
 /** True when the environment has reached the version the rule is about. */
