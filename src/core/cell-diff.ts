@@ -17,12 +17,12 @@ export function wordDiff(before: string, after: string): WordSegment[] {
 
 /**
  * The edit that turned `before` into `after`, applied to `onto` (a text where an earlier edit of
- * the same cell was left out). Exact context only, so a hunk never lands on the wrong line; null
- * when it does not apply.
+ * the same cell was left out). The lines the edit removes must be there exactly (no fuzz), but
+ * not its neighbours: two rules often rewrite adjacent lines of one cell. Null when it does not apply.
  */
 export function reapplyEdit(before: string, after: string, onto: string): string | null {
   if (before === onto) return after;
-  const patch = structuredPatch('a', 'b', `${before}\n`, `${after}\n`, '', '', { context: 1 });
+  const patch = structuredPatch('a', 'b', `${before}\n`, `${after}\n`, '', '', { context: 0 });
   const out = applyPatch(`${onto}\n`, patch, { fuzzFactor: 0 });
   return out === false ? null : out.slice(0, -1);
 }
