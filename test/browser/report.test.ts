@@ -7,15 +7,14 @@
 import { it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/browser.js';
 import { packageRoot } from '../../src/core/paths.js';
 import { writeReport } from '../../src/agent/report/write.js';
 import type { AuditRecord } from '../../src/agent/audit/record.js';
 import { auditDir, fixAuditRecords, record } from '../unit/report/fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const available = fs.existsSync(CHROMIUM);
 const mustRun = process.env.CI === 'true';
 const outputDir = path.join(packageRoot(), 'test-output');
@@ -56,20 +55,11 @@ after(async () => {
 async function openReport(): Promise<{ page: Page; errors: string[]; requests: string[]; dialogs: string[] }> {
   const dir = auditDir(records());
   const { files } = writeReport(dir);
-  context = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-chromium-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: string[] = [];
+  const launched = await launchChromium();
+  context = launched.context;
+  const { page, errors } = launched;
   const requests: string[] = [];
   const dialogs: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
