@@ -52,7 +52,7 @@ after(async () => {
   await context?.close();
 });
 
-async function openReport(): Promise<{ page: Page; errors: string[]; requests: string[]; dialogs: string[] }> {
+async function openReport(): Promise<{ page: Page; errors: string[]; requests: string[]; dialogs: string[]; html: string }> {
   const dir = auditDir(records());
   const { files } = writeReport(dir);
   const launched = await launchChromium();
@@ -73,7 +73,7 @@ async function openReport(): Promise<{ page: Page; errors: string[]; requests: s
   });
   await page.goto(`file://${files.html}`);
   await page.waitForSelector('#nb-table tbody tr');
-  return { page, errors, requests, dialogs };
+  return { page, errors, requests, dialogs, html: files.html };
 }
 
 const rows = (page: Page) => page.locator('#nb-table tbody tr');
@@ -81,7 +81,7 @@ const rows = (page: Page) => page.locator('#nb-table tbody tr');
 it('report.html renders, filters, sorts and opens a side-by-side diff in headless Chromium', { skip: !available && !mustRun ? 'chromium is not installed (apt-get install chromium)' : false, timeout: 120_000 }, async () => {
   assert.ok(available, `CI=true but ${CHROMIUM} is missing`);
   fs.mkdirSync(outputDir, { recursive: true });
-  const { page, errors, requests, dialogs } = await openReport();
+  const { page, errors, requests, dialogs, html } = await openReport();
 
   // Headline and charts.
   assert.match(await page.locator('#headline').innerText(), /1 \/ 25\s*→\s*9 \/ 25/);
@@ -126,6 +126,8 @@ it('report.html renders, filters, sorts and opens a side-by-side diff in headles
   assert.equal(await page.locator('table.sbs td.add').first().innerText(), 'row = train.loc[0]');
   const sbsRow = page.locator('table.sbs tr', { has: page.locator('td.del') }).first();
   assert.equal(await sbsRow.locator('td').count(), 4, 'old and new on one row');
+  // The row leads to the review of that notebook's changes: the command, with the notebook's dir next to the report.
+  assert.equal(await page.locator('#detail-body code.review-cmd').innerText(), `nbmodernize review ${path.dirname(html)}/notebooks/titanic_fixed_ipynb`);
   await page.screenshot({ path: path.join(outputDir, 'report-diff.png') });
   await page.click('.tabs button[data-tab="trajectory"]');
   assert.equal(await page.locator('.traj > li').count(), 3);
