@@ -152,10 +152,12 @@
     document.getElementById('title').textContent = 'Review: ' + v.name;
     document.getElementById('meta').textContent = v.original + ' → ' + v.outDir;
     var badge = document.getElementById('verdict');
-    var verdict = v.run ? v.run.verdict : 'not run';
-    badge.textContent = verdict + (v.run && !v.run.current ? ' (before these decisions)' : '');
-    badge.className = 'badge ' + (v.run ? v.run.verdict : '');
-    document.getElementById('reason').textContent = v.run ? (v.run.from === 'review' ? 'review re-run: ' : 'modernize final run: ') + v.run.reason : 'no run yet';
+    // Without a final run (modernize stopped before one), its verdict is all there is until a re-run.
+    var verdict = v.run ? v.run.verdict : v.modernize.verdict;
+    badge.textContent = verdict + (v.run ? (v.run.current ? '' : ' (before these decisions)') : ' (no final run)');
+    badge.className = 'badge ' + verdict;
+    document.getElementById('reason').textContent = v.run ? (v.run.from === 'review' ? 'review re-run: ' : 'modernize final run: ') + v.run.reason
+      : 'modernize stopped without a final run: ' + v.modernize.reason + ' — re-run to see the outputs of the code as decided';
     var rejected = v.changes.filter(function (c) { return c.decision === 'rejected'; }).length;
     document.getElementById('counts').textContent = v.changes.length + ' changes: ' + (v.changes.length - rejected) + ' accepted, ' + rejected + ' rejected';
     var cells = document.getElementById('cells');

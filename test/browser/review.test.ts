@@ -15,21 +15,23 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../support/browser.js';
 import { packageRoot } from '../../src/core/paths.js';
 import { runCli, type CliRun } from '../support/cli.js';
-import { modernizedFixture, NO_LLM_ENV, sandboxKind } from '../support/review.js';
+import { modernizedFixture, modernizeInto, NO_LLM_ENV, reviewFixture, sandboxKind } from '../support/review.js';
+import { makeNotebook } from '../support/notebooks.js';
+import { LlmStandin } from '../support/llm-standin.js';
 
 const available = fs.existsSync(CHROMIUM);
 const mustRun = process.env.CI === 'true';
 const shots = path.join(packageRoot(), 'test-output', 'review');
 
-let context: BrowserContext | undefined;
-let server: { pid: number; done: Promise<CliRun> } | undefined;
+const contexts: BrowserContext[] = [];
+const servers: Array<{ pid: number; done: Promise<CliRun> }> = [];
 after(async () => {
-  await context?.close();
-  if (server) {
+  for (const c of contexts) await c.close();
+  for (const s of servers) {
     try {
-      process.kill(server.pid, 'SIGINT');
+      process.kill(s.pid, 'SIGINT');
     } catch { /* already gone */ }
-    await server.done;
+    await s.done;
   }
 });
 
@@ -46,28 +48,19 @@ function startReview(outDir: string): Promise<string> {
         if (m) resolve(m[1]!);
       },
     });
-    server = { pid, done };
+    servers.push({ pid, done });
     void done.then((r) => reject(new Error(`review exited early (${r.code}): ${r.stderr}`)));
   });
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-const change = (page: Page, id: string) => page.locator(`article.change[data-id="${id}"]`);
-
-it('reviews a real modernization: keyboard, reject with dependents, live re-run, write', { skip: !available && !mustRun ? 'chromium is not installed (apt-get install chromium)' : false, timeout: 600_000 }, async () => {
-  assert.ok(available, `CI=true but ${CHROMIUM} is missing`);
-  fs.mkdirSync(shots, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-review-'));
-  const { notebook, outDir, originalText } = await modernizedFixture(dir);
+/** The review of `outDir` in a fresh Chromium; only the review server may be asked for anything. */
+async function openReview(outDir: string): Promise<{ page: Page; errors: string[]; foreign: string[]; local: string[]; origin: string }> {
   const url = await startReview(outDir);
   const origin = new URL(url).origin;
-
-  const launched = await launchChromium();
-  context = launched.context;
-  const { page, errors } = launched;
+  const { context, page, errors } = await launchChromium();
+  contexts.push(context);
   const foreign: string[] = [];
   const local: string[] = [];
-  // Only the review server may be asked for anything.
   await context.route('**/*', (route) => {
     const u = route.request().url();
     if (u.startsWith(`${origin}/`)) {
@@ -77,10 +70,23 @@ it('reviews a real modernization: keyboard, reject with dependents, live re-run,
     foreign.push(u);
     return route.abort();
   });
-
-  // 1. The page: every cell, every change, the verdict of modernize's final run.
   await page.goto(url);
   await page.waitForSelector('article.change');
+  return { page, errors, foreign, local, origin };
+}
+
+const skip = !available && !mustRun ? 'chromium is not installed (apt-get install chromium)' : false;
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+const change = (page: Page, id: string) => page.locator(`article.change[data-id="${id}"]`);
+
+it('reviews a real modernization: keyboard, reject with dependents, live re-run, write', { skip, timeout: 600_000 }, async () => {
+  assert.ok(available, `CI=true but ${CHROMIUM} is missing`);
+  fs.mkdirSync(shots, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-review-'));
+  const { notebook, outDir, originalText } = await modernizedFixture(dir);
+  const { page, errors, foreign, local, origin } = await openReview(outDir);
+
+  // 1. The page: every cell, every change, the verdict of modernize's final run.
   assert.equal(await page.locator('#verdict').innerText(), 'reproduced');
   assert.equal(await page.locator('section.cell').count(), 5);
   assert.equal(await page.locator('section.cell.changed').count(), 4);
@@ -160,4 +166,52 @@ it('reviews a real modernization: keyboard, reject with dependents, live re-run,
   assert.deepEqual(errors, [], 'no console errors');
   assert.deepEqual(foreign, [], 'no request left 127.0.0.1');
   assert.ok(local.some((u) => u.includes('/api/events')), 'the live run came as server-sent events');
+});
+
+it('marks the numbers that drifted, in the stored outputs and in the final run', { skip, timeout: 600_000 }, async () => {
+  const nb = reviewFixture();
+  // The author's run printed 12 where the code gives 10: a drift no rule can fix.
+  (nb.cells[3] as any).outputs[0].text = 'b1 12\n';
+  const m = await modernizeInto(fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-review-drift-')), 'drifted', nb);
+  assert.equal(m.report.verdict, 'not-reproduced', m.stderr);
+  const { page, errors, foreign } = await openReview(m.outDir);
+  // Modernize stopped without a final run: its verdict, and the outputs after come from a re-run.
+  assert.equal(await page.locator('#verdict').innerText(), 'not-reproduced (no final run)');
+  assert.match(await page.locator('#reason').innerText(), /^modernize stopped without a final run: .*cell 3/);
+  await page.click('#rerun');
+  await page.waitForFunction(() => document.getElementById('verdict')!.textContent === 'not-reproduced', undefined, { timeout: 300_000 });
+  assert.match(await page.locator('#reason').innerText(), /^review re-run: results drifted beyond tolerance \(stored-outputs: cell 3: 12 -> 10\)/);
+  assert.deepEqual(await page.locator('#cell-3 .outputs .before mark.drift').allInnerTexts(), ['12']);
+  assert.deepEqual(await page.locator('#cell-3 .outputs .after mark.drift').allInnerTexts(), ['10']);
+  assert.equal(await page.locator('#cell-2 mark.drift').count(), 0, 'a cell that agrees has nothing marked');
+  await page.locator('#cell-3').screenshot({ path: path.join(shots, '07-drift.png') });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+});
+
+it('shows a model-made change with the model, the prompt it was shown and its reply', { skip, timeout: 600_000 }, async () => {
+  const nb = makeNotebook(['import math', 'print(math.sqroot(16))']);
+  (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '4.0\n' }];
+  const standin = await LlmStandin.start([{ reply: 'Plan: a typo in the function name.\n```python\nprint(math.sqrt(16))\n```' }]);
+  let m;
+  try {
+    m = await modernizeInto(fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-review-llm-')), 'typo', nb, {
+      args: ['--llm', 'openai', '--model', 'gpt-4.1-mini'],
+      env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: standin.openaiBaseUrl },
+    });
+  } finally {
+    await standin.stop();
+  }
+  assert.equal(m.report.verdict, 'reproduced', m.stderr);
+  const { page, errors, foreign } = await openReview(m.outDir);
+  const c1 = change(page, 'c1');
+  assert.equal(await c1.locator('.sources').innerText(), 'model gpt-4.1-mini');
+  assert.match(await c1.locator('.trigger').innerText(), /^AttributeError: module 'math' has no attribute 'sqroot'/);
+  await c1.locator('details summary', { hasText: 'prompt' }).click();
+  assert.match(await c1.locator('details pre').first().innerText(), /sqroot/);
+  await c1.locator('details summary', { hasText: 'reply 1' }).click();
+  assert.match(await c1.locator('details pre').nth(1).innerText(), /^Plan: a typo in the function name\./);
+  await page.screenshot({ path: path.join(shots, '08-llm-change.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
 });

@@ -44,11 +44,12 @@ export class ReviewSession {
     return resolve((cell) => sourceText(original.cells[cell]?.source), changes, this.decisions);
   }
 
-  view(): ReviewView & { running: boolean; canRerun: boolean } {
+  /** The page's model, with modernize's own verdict (the page's only verdict when modernize stopped without a final run). */
+  view(): ReviewView & { running: boolean; canRerun: boolean; modernize: { verdict: string; reason: string } } {
     const { input } = this;
     return {
       ...reviewView({ name: input.name, originalPath: input.originalPath, outDir: input.outDir, original: input.original, changes: input.changes, decisions: this.decisions, resolution: this.resolution(), lastRun: this.lastRun, drift: this.drift }),
-      running: this.isRunning, canRerun: this.canRerun,
+      running: this.isRunning, canRerun: this.canRerun, modernize: { verdict: input.report.verdict, reason: input.report.reason },
     };
   }
 
