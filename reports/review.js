@@ -10,6 +10,8 @@
   var view = null;
   var focusIndex = -1;
   var busy = false;
+  /** Re-run waits for the event stream: its progress and verdict come only that way. */
+  var connected = false;
 
   function api(p) { return p + (p.indexOf('?') < 0 ? '?' : '&') + 't=' + encodeURIComponent(TOKEN); }
 
@@ -164,14 +166,13 @@
     cells.textContent = '';
     v.cells.forEach(function (c) { cells.appendChild(renderCell(c)); });
     setBusy(v.running);
-    document.getElementById('rerun').disabled = v.running || !v.canRerun;
     if (focusIndex >= 0) focusChange(focusIndex, false);
   }
 
   function setBusy(b) {
     busy = b;
     document.getElementById('write').disabled = b;
-    document.getElementById('rerun').disabled = b || !(view && view.canRerun);
+    document.getElementById('rerun').disabled = b || !connected || !(view && view.canRerun);
     Array.prototype.forEach.call(document.querySelectorAll('#cells button'), function (x) { x.disabled = b; });
   }
 
@@ -225,6 +226,8 @@
   // ---------------------------------------------------------------- live run (server-sent events)
   function listen() {
     var es = new EventSource(api('/api/events'));
+    es.addEventListener('open', function () { connected = true; setBusy(busy); });
+    es.addEventListener('error', function () { connected = false; setBusy(busy); });
     es.addEventListener('run-start', function () {
       setBusy(true);
       var badge = document.getElementById('verdict');
@@ -236,6 +239,13 @@
       document.getElementById('runlog').appendChild(el('li', { 'data-cell': String(e.index), text: 'cell ' + e.index + ': ' + e.status + (e.durationMs !== null ? ' ' + e.durationMs + ' ms' : '') + (e.error ? ' — ' + e.error.ename + ': ' + e.error.evalue : '') }));
       var s = document.querySelector('#cell-' + e.index + ' .run-status');
       if (s) s.textContent = ' · ran: ' + e.status;
+      // The cell's new outputs as they come; drifted numbers are marked when the verdict arrives.
+      var after = document.querySelector('#cell-' + e.index + ' .outputs .after');
+      if (after) {
+        after.textContent = '';
+        after.appendChild(el('h4', { text: 'outputs after (re-running…)' }));
+        after.appendChild(el('pre', { class: 'out live', text: e.outputs }));
+      }
     });
     es.addEventListener('run-end', function (m) {
       var e = JSON.parse(m.data);

@@ -129,10 +129,20 @@ it('reviews a real modernization: keyboard, reject with dependents, live re-run,
   await shot(page, '03-rejected');
 
   // 4. Re-run in the sandbox: cells arrive live, then the verdict.
+  // Cells and their outputs arrive live, before the verdict: every live output shown is recorded as it appears.
+  await page.evaluate(() => {
+    const seen: string[] = ((window as any).liveOutputs = []);
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of Array.from(r.addedNodes)) if (n instanceof HTMLElement && n.matches('pre.live')) seen.push(`${n.closest('section')!.id}: ${n.textContent}`);
+    }).observe(document.getElementById('cells')!, { childList: true, subtree: true });
+  });
   await page.click('#rerun');
   await page.waitForSelector('#runlog li[data-cell="4"]', { timeout: 300_000 });
   await page.waitForFunction(() => document.getElementById('verdict')!.textContent === 'not-reproduced', undefined, { timeout: 300_000 });
   assert.match(await page.locator('#runlog li[data-cell="4"]').innerText(), /cell 4: error .*TypeError: slice indices/);
+  const live: string[] = await page.evaluate(() => (window as any).liveOutputs);
+  assert.deepEqual(live.slice(0, 3), ['cell-1: (3, 2)\n', 'cell-2: total 7.25\n', 'cell-3: b1 10\n']);
+  assert.match(live[3]!, /^cell-4: TypeError: slice indices/);
   assert.match(await page.locator('#reason').innerText(), /^review re-run: the clean run ended with error/);
   assert.match(await page.locator('#cell-4 .outputs .after pre').innerText(), /TypeError: slice indices/);
   assert.equal(await page.locator('#cell-4 .outputs .stale').count(), 0, 'the outputs are of the code as decided');

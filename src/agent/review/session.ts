@@ -8,6 +8,7 @@ import { serializeNotebook, sourceText, toLines, writeFileAtomic, type Notebook 
 import { upgradeToV45 } from '../../core/notebook-schema.js';
 import type { ReviewRecord } from '../../core/review-record.js';
 import type { ExecEvent } from '../../executor/run-notebook.js';
+import { outputText } from '../audit/drift.js';
 import type { ReviewInput } from './changes.js';
 import { acceptAll, resolve, type Decision, type Resolution } from './decisions.js';
 import { decisionRecord, reviewedNotebook, type LastRun } from './reviewed-notebook.js';
@@ -16,7 +17,7 @@ import { reviewView, type ReviewView } from './view.js';
 
 export type RunEvent =
   | { type: 'run-start' }
-  | { type: 'cell'; index: number; status: string; durationMs: number | null; error?: { ename: string; evalue: string } }
+  | { type: 'cell'; index: number; status: string; durationMs: number | null; error?: { ename: string; evalue: string }; outputs: string }
   | { type: 'run-end'; view: ReviewView }
   | { type: 'run-failed'; message: string };
 
@@ -80,7 +81,9 @@ export class ReviewSession {
       emit({ type: 'run-start' });
       try {
         const out = await rerunner(this.decidedNotebook(), (e: ExecEvent) => {
-          if (e.type === 'cell-end') emit({ type: 'cell', index: e.record.index, status: e.record.status, durationMs: e.record.durationMs, ...(e.record.error ? { error: { ename: e.record.error.ename, evalue: e.record.error.evalue } } : {}) });
+          if (e.type !== 'cell-end') return;
+          const { record } = e;
+          emit({ type: 'cell', index: record.index, status: record.status, durationMs: record.durationMs, outputs: outputText(e.outputs), ...(record.error ? { error: { ename: record.error.ename, evalue: record.error.evalue } } : {}) });
         });
         this.lastRun = { from: 'review', executed: out.executed, verdict: out.verdict.verdict, reason: out.verdict.reason };
         this.drift = out.verdict.oracle.comparisons;
