@@ -72,3 +72,17 @@ it('refuses what makes no sense', { timeout: 60_000 }, async () => {
   assert.equal(notOut.code, 2);
   assert.match(notOut.stderr, /has no report.json/);
 });
+
+it('reviews a notebook of an audit --fix from its dir in the audit', { timeout: 300_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-clireview-audit-'));
+  const input = path.join(dir, 'in');
+  fs.mkdirSync(input);
+  fs.copyFileSync(fixture.notebook, path.join(input, 'legacy-review.ipynb'));
+  const audit = await runCli(['audit', input, '--out-dir', path.join(dir, 'audit'), '--fix', '--no-llm', '--sandbox', sandboxKind(), '--jobs', '1'], { env: NO_LLM_ENV });
+  assert.equal(audit.code, 0, audit.stderr);
+  const nbDir = path.join(dir, 'audit', 'notebooks', 'legacy-review');
+  const r = await runCli(['review', nbDir, '--reject', 'NP', '--json'], { env: NO_LLM_ENV });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).decisions.filter((d: any) => d.decision === 'rejected').map((d: any) => d.source), ['py2-print-statement+numpy-builtin-type-aliases']);
+  assert.ok(fs.existsSync(path.join(nbDir, 'legacy-review.reviewed.ipynb')));
+});
