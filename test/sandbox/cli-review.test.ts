@@ -6,6 +6,7 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../support/cli.js';
@@ -71,6 +72,15 @@ it('refuses what makes no sense', { timeout: 60_000 }, async () => {
   const notOut = await runCli(['review', path.dirname(fixture.notebook), '--accept-all']);
   assert.equal(notOut.code, 2);
   assert.match(notOut.stderr, /has no report.json/);
+  const taken = net.createServer();
+  await new Promise<void>((ok) => taken.listen(0, '127.0.0.1', ok));
+  try {
+    const busy = await runCli(['review', fixture.outDir, '--no-browser', '--port', String((taken.address() as net.AddressInfo).port)]);
+    assert.equal(busy.code, 2);
+    assert.match(busy.stderr, /port \d+ on 127\.0\.0\.1 is in use/);
+  } finally {
+    taken.close();
+  }
 });
 
 it('reviews a notebook of an audit --fix from its dir in the audit', { timeout: 300_000 }, async () => {

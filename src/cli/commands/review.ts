@@ -79,7 +79,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UsageError(`--port must be a port number, got "${values.port}"`);
-  const server = await startReviewServer(session, port !== undefined ? { port } : {});
+  const server = await startReviewServer(session, port !== undefined ? { port } : {}).catch((err) => {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on 127.0.0.1 is in use`, 'leave out --port to take a free one');
+    throw err;
+  });
   ctx.stderr(`${input.name}: ${input.changes.length} change(s) to review\nreview: ${server.url}\n(Ctrl-C to stop)\n`);
   if (!values['no-browser'] && (ctx.env.DISPLAY || ctx.env.WAYLAND_DISPLAY)) openBrowser(server.url, ctx);
   await new Promise<void>((done) => {
