@@ -52,6 +52,7 @@
   function near(a, b) { return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)); }
   /** Output text with the numbers the oracle found drifted marked. */
   function outputPre(text, values) {
+    if (!(text || '').trim()) return el('pre', { class: 'out muted', text: '(no output)' });
     var pre = el('pre', { class: 'out' });
     var last = 0;
     var m;
