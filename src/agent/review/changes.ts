@@ -9,6 +9,7 @@ import path from 'node:path';
 import { NbmError, ExitCode, UsageError, errorMessage } from '../../core/errors.js';
 import { readNotebookFile, type Notebook } from '../../core/notebook.js';
 import { ModernizeReport } from '../../core/modernize-report.js';
+import { ReviewRecord } from '../../core/review-record.js';
 import type { FixType } from '../../core/patch.js';
 import { codeOf, findRule } from '../../fixers/rules/index.js';
 
@@ -48,6 +49,8 @@ export interface ReviewInput {
   changes: ReviewChange[];
   /** Values two clean runs disagreed on (excused from the verdict, as in modernize). */
   unstable: string[];
+  /** review.json of an earlier review of this dir, when there is a valid one. */
+  previous?: ReviewRecord;
 }
 
 export function readReviewInput(outDir: string, opts: { original?: string } = {}): ReviewInput {
@@ -73,7 +76,17 @@ export function readReviewInput(outDir: string, opts: { original?: string } = {}
     modernized: readNotebookFile(modernizedFile).notebook,
     changes: changesFromTrajectory(events),
     unstable: events.filter((e) => e.type === 'rerun').flatMap((e) => e.unstable ?? []),
+    ...previousReview(path.join(outDir, 'review.json')),
   };
+}
+
+function previousReview(file: string): { previous?: ReviewRecord } {
+  try {
+    const parsed = ReviewRecord.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    return parsed.success ? { previous: parsed.data } : {};
+  } catch {
+    return {};
+  }
 }
 
 function readTrajectory(file: string): any[] {

@@ -37,6 +37,21 @@ export class ReviewSession {
     this.drift = r.comparisons;
   }
 
+  /**
+   * Takes up the decisions of an earlier review (its review.json) for the changes it names with
+   * the same source; returns how many were taken. The outputs of its run are not: re-run to see them.
+   */
+  restore(previous: ReviewRecord): number {
+    let n = 0;
+    for (const d of previous.decisions) {
+      const c = this.input.changes.find((x) => x.id === d.id);
+      if (!c || c.source !== d.source || c.cell !== d.cell) continue;
+      this.decisions.set(c.id, d.decision);
+      n += 1;
+    }
+    return n;
+  }
+
   get isRunning(): boolean { return this.running !== undefined; }
   get canRerun(): boolean { return this.rerunner !== undefined; }
 

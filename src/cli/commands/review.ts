@@ -77,6 +77,9 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (scripted) return scriptedReview(session, rejectList, values, ctx);
 
+  // Interactive only: a script says what it wants each time, a person takes up where they left off.
+  const restored = input.previous ? session.restore(input.previous) : 0;
+  if (restored) ctx.stderr(`${input.name}: took up ${restored} decision(s) from the earlier review.json\n`);
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UsageError(`--port must be a port number, got "${values.port}"`);
   const server = await startReviewServer(session, port !== undefined ? { port } : {}).catch((err) => {

@@ -64,3 +64,13 @@ it('decides through JSON posts only, answers with the new state, and says why it
   assert.match(docs.body, /<h3 id="pd001">PD001 `pandas-ix`/);
   assert.equal((await request('GET', '/rules/..%2F..%2Fetc.md?t=secret-token')).status, 404);
 });
+
+it('a session takes up the decisions of an earlier review.json for the changes it still has', () => {
+  const session = new ReviewSession(input);
+  const base = { id: 'c1', cell: 0, step: 0, fixType: 'error-repair', sourceKind: 'rule' as const, source: 'pandas-ix', codes: ['PD001'], decision: 'rejected' as const, effect: 'rejected' as const };
+  const record = (decisions: Array<typeof base>) => ({ decisions } as unknown as Parameters<ReviewSession['restore']>[0]);
+  assert.equal(session.restore(record([{ ...base, source: 'other-rule' }, { ...base, id: 'c7' }])), 0, 'another change under the same id is not taken');
+  assert.equal(session.decisions.get('c1'), 'accepted');
+  assert.equal(session.restore(record([base])), 1);
+  assert.equal(session.decisions.get('c1'), 'rejected');
+});
