@@ -428,6 +428,20 @@
     return t;
   }
 
+  /**
+   * The review page of a notebook is served by `nbmodernize review` (a local server with a token),
+   * so a report opened from disk links to it by the command, with the notebook's dir resolved
+   * against where this report lies.
+   */
+  function reviewHint(dir) {
+    var base = location.protocol === 'file:' ? decodeURIComponent(location.pathname.replace(/[^/]*$/, '')) : '';
+    var cmd = 'nbmodernize review ' + JSON.stringify(base + dir).slice(1, -1);
+    return el('p', { class: 'review-hint' }, [
+      el('span', { class: 'muted', text: 'Accept or reject these changes, re-run and write the notebook: ' }),
+      el('code', { class: 'review-cmd', text: cmd }),
+    ]);
+  }
+
   var current = null, tab = 'diff';
   function renderDetailBody() {
     var n = current, d = DETAILS[n.id] || { diff: '', diffKind: 'none', trajectory: [], comparisons: [] };
@@ -437,6 +451,7 @@
     var LINKS = { notebook: 'executed notebook', runResult: 'run result', report: 'report.json', trajectory: 'trajectory.jsonl', diff: 'changes.diff', drift: 'output drift', edits: 'edits.jsonl' };
     entries(n.artifacts).forEach(function (e) { if (e[0] !== 'dir') links.appendChild(el('a', { href: e[1], text: LINKS[e[0]] || e[0] })); });
     body.appendChild(links);
+    if (S.audit.mode === 'fix' && n.artifacts.dir && n.artifacts.diff) body.appendChild(reviewHint(n.artifacts.dir));
     if (tab === 'diff') {
       if (!d.diff) body.appendChild(el('div', { class: 'empty', text: d.diffTruncated ? 'too large to embed: open the diff file above' : n.verdict === 'failed' && n.before === 'failed' ? 'not evaluated: ' + n.reason : 'no differences to show' }));
       else {

@@ -10,6 +10,9 @@ import type { RuleFinding } from '../fixers/rules/index.js';
 import { proposePatch, type LlmProvider } from '../fixers/llm/index.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 
+/** Characters of the prompt context kept in the trajectory's `llm` event. */
+const MAX_PROMPT_RECORDED = 20_000;
+
 export interface LlmFixerDeps {
   provider: LlmProvider;
   original: Notebook;
@@ -63,6 +66,8 @@ export function llmFixer(d: LlmFixerDeps): Fixer {
       });
       p.emit({
         type: 'llm', step: p.step, fixType: diagnosis.fixType, cell: diagnosis.cell, promptTokens: res.promptTokens, costUsd: res.costUsd,
+        // What the model was shown, so a reviewer can read why a change was made (bounded: it lands in every trajectory).
+        prompt: context.text.slice(0, MAX_PROMPT_RECORDED),
         calls: res.calls.map((c) => ({ outcome: c.outcome, feedback: c.feedback, usage: c.usage, costUsd: c.costUsd, reply: c.reply })),
         ...(res.failure ? { failure: res.failure } : {}),
       });

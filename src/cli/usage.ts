@@ -5,7 +5,7 @@
 import type { CommandModule } from './context.js';
 
 /** Subcommand name -> module under ./commands (loaded lazily so `scan` never pays for the executor). */
-export const COMMANDS = ['run', 'modernize', 'scan', 'fix', 'rules', 'check', 'audit', 'worker', 'queue', 'report', 'env'] as const;
+export const COMMANDS = ['run', 'modernize', 'scan', 'fix', 'rules', 'check', 'audit', 'worker', 'queue', 'report', 'review', 'env'] as const;
 
 export type CommandName = (typeof COMMANDS)[number];
 

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { selectProjectFiles, stageProject, unchangedStaged } from './project-files.js';
-import { codeCells, sourceText, type Notebook, type CodeCell } from '../core/notebook.js';
+import { codeCells, sourceText, type Notebook, type CodeCell, type Output } from '../core/notebook.js';
 import { upgradeToV45 } from '../core/notebook-schema.js';
 import { RUN_RESULT_SCHEMA_VERSION, isExpected, type CellError, type CellRecord, type ExpectedError, type RunResult, type RunStatus } from '../core/run-result.js';
 import { toolVersion } from '../core/version.js';
@@ -51,7 +51,8 @@ export type ExecEvent =
   | { type: 'sandbox-ready'; kind: string; reason: string; startMs: number }
   | { type: 'kernel-ready'; ms: number }
   | { type: 'cell-start'; index: number; codeIndex: number; total: number; preview: string }
-  | { type: 'cell-end'; record: CellRecord; total: number }
+  /** `outputs`: what the cell showed, for displays that follow a run live (the review page). */
+  | { type: 'cell-end'; record: CellRecord; total: number; outputs: Output[] }
   | { type: 'run-end'; result: RunResult };
 
 export interface RunOutcome { result: RunResult; notebook: Notebook }
@@ -228,7 +229,7 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
       ...(run.state ? { state: run.state } : {}),
     };
     cells.push(record);
-    o.emit({ type: 'cell-end', record, total: code.length });
+    o.emit({ type: 'cell-end', record, total: code.length, outputs: cell.outputs });
     if (run.status !== 'ok' && !expected) {
       if (status === 'ok') {
         status = run.status === 'not-run' ? 'error' : run.status;

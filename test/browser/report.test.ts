@@ -7,15 +7,14 @@
 import { it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/browser.js';
 import { packageRoot } from '../../src/core/paths.js';
 import { writeReport } from '../../src/agent/report/write.js';
 import type { AuditRecord } from '../../src/agent/audit/record.js';
 import { auditDir, fixAuditRecords, record } from '../unit/report/fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const available = fs.existsSync(CHROMIUM);
 const mustRun = process.env.CI === 'true';
 const outputDir = path.join(packageRoot(), 'test-output');
@@ -53,23 +52,14 @@ after(async () => {
   await context?.close();
 });
 
-async function openReport(): Promise<{ page: Page; errors: string[]; requests: string[]; dialogs: string[] }> {
+async function openReport(): Promise<{ page: Page; errors: string[]; requests: string[]; dialogs: string[]; html: string }> {
   const dir = auditDir(records());
   const { files } = writeReport(dir);
-  context = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-chromium-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: string[] = [];
+  const launched = await launchChromium();
+  context = launched.context;
+  const { page, errors } = launched;
   const requests: string[] = [];
   const dialogs: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
@@ -83,7 +73,7 @@ async function openReport(): Promise<{ page: Page; errors: string[]; requests: s
   });
   await page.goto(`file://${files.html}`);
   await page.waitForSelector('#nb-table tbody tr');
-  return { page, errors, requests, dialogs };
+  return { page, errors, requests, dialogs, html: files.html };
 }
 
 const rows = (page: Page) => page.locator('#nb-table tbody tr');
@@ -91,7 +81,7 @@ const rows = (page: Page) => page.locator('#nb-table tbody tr');
 it('report.html renders, filters, sorts and opens a side-by-side diff in headless Chromium', { skip: !available && !mustRun ? 'chromium is not installed (apt-get install chromium)' : false, timeout: 120_000 }, async () => {
   assert.ok(available, `CI=true but ${CHROMIUM} is missing`);
   fs.mkdirSync(outputDir, { recursive: true });
-  const { page, errors, requests, dialogs } = await openReport();
+  const { page, errors, requests, dialogs, html } = await openReport();
 
   // Headline and charts.
   assert.match(await page.locator('#headline').innerText(), /1 \/ 25\s*→\s*9 \/ 25/);
@@ -136,6 +126,8 @@ it('report.html renders, filters, sorts and opens a side-by-side diff in headles
   assert.equal(await page.locator('table.sbs td.add').first().innerText(), 'row = train.loc[0]');
   const sbsRow = page.locator('table.sbs tr', { has: page.locator('td.del') }).first();
   assert.equal(await sbsRow.locator('td').count(), 4, 'old and new on one row');
+  // The row leads to the review of that notebook's changes: the command, with the notebook's dir next to the report.
+  assert.equal(await page.locator('#detail-body code.review-cmd').innerText(), `nbmodernize review ${path.dirname(html)}/notebooks/titanic_fixed_ipynb`);
   await page.screenshot({ path: path.join(outputDir, 'report-diff.png') });
   await page.click('.tabs button[data-tab="trajectory"]');
   assert.equal(await page.locator('.traj > li').count(), 3);
