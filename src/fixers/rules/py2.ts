@@ -1002,7 +1002,7 @@ const PY2_ORDER_KEY = "lambda v: (0, 0) if v is None else (1, v) if isinstance(v
 
 const mixedTypeOrder = rule({
   id: 'py2-mixed-type-order',
-  triggers: ['sorted'],
+  triggers: ['sorted', 'sort'],
   library: 'python',
   title: 'sorting values of mixed types (Python 2 ordered them)',
   old: "sorted(df['Embarked'].unique())  # ['S', nan, 'C']",
@@ -1018,6 +1018,13 @@ const mixedTypeOrder = rule({
     expect: "[None, nan, 'C', 'S']",
     beforeError: 'TypeError',
     context: { pythonMajor: 2, runtime: { ename: 'TypeError', evalue: "'<' not supported between instances of 'float' and 'str'" } },
+  }, {
+    // numpy's sort of an object array (a column's unique() with NaN) and list.sort() compare the same way.
+    before: "import numpy as np\nlocs = np.sort(np.array(['S', float('nan'), 'C'], dtype=object))\nnames = ['b', 1, 'a']\nnames.sort()\nprint(list(locs), names)",
+    after: `import numpy as np\nlocs = np.array(sorted(np.array(['S', float('nan'), 'C'], dtype=object), key=${PY2_ORDER_KEY}), dtype=object)\nnames = ['b', 1, 'a']\nnames.sort(key=${PY2_ORDER_KEY})\nprint(list(locs), names)`,
+    expect: "[nan, 'C', 'S'] [1, 'a', 'b']",
+    beforeError: 'TypeError',
+    context: { pythonMajor: 2, runtime: { ename: 'TypeError', evalue: "'<' not supported between instances of 'float' and 'str'" } },
   }],
   *find(ctx) {
     // Only a Python 2 notebook ever sorted such values successfully.
@@ -1030,6 +1037,20 @@ const mixedTypeOrder = rule({
       const args = callArgs(call);
       if (!args || args.splat || args.keywords.has('key') || args.positional.length !== 1) continue;
       if (lines.length && !lines.some((l) => call.startPosition.row + 1 <= l && call.endPosition.row + 1 >= l)) continue;
+      yield { node: call, edits: [addArgument(args, `key=${PY2_ORDER_KEY}`)] };
+    }
+    // Only where the error is (its line when the traceback gives one): these names are too common.
+    if (!rt || (!lines.length && rt.frames.length)) return;
+    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+    for (const { call, fn } of ctx.callsTo(['numpy.sort'])) {
+      const args = callArgs(call);
+      const mod = fn.type === 'attribute' ? fn.childForFieldName('object')?.text : undefined;
+      if (!mod || !args || args.splat || args.all.length !== 1 || !onLine(call)) continue;
+      yield { node: call, edits: [replaceNode(call, `${mod}.array(sorted(${args.positional[0]!.text}, key=${PY2_ORDER_KEY}), dtype=object)`)] };
+    }
+    for (const { call } of ctx.methodCalls(['sort'])) {
+      const args = callArgs(call);
+      if (!args || args.all.length !== 0 || !onLine(call) || call.parent?.type !== 'expression_statement') continue;
       yield { node: call, edits: [addArgument(args, `key=${PY2_ORDER_KEY}`)] };
     }
   },
