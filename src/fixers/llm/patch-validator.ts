@@ -11,7 +11,7 @@ import type { CellEdit, Patch } from '../../core/patch.js';
 import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import { parsePython, walk, type SyntaxNode } from '../python/parser.js';
-import { maskIpython } from '../context/ipython.js';
+import { maskIPythonLines } from '../python/ipython.js';
 
 export type ProblemKind =
   | 'empty-patch'
@@ -132,8 +132,8 @@ function looseReplace(current: string, search: string, replace: string): string 
 
 /** Syntax problems of one cell under Python 3 (IPython magics masked first). */
 export async function syntaxProblems(source: string, cell = 0): Promise<Problem[]> {
-  const { code } = maskIpython(source);
-  const tree = await parsePython(code);
+  const { code } = maskIPythonLines(source);
+  const tree = parsePython(code);
   const out: Problem[] = [];
   const lines = code.split('\n');
   const seen = new Set<number>();
@@ -239,14 +239,14 @@ export async function contentProblems(oldSource: string, newSource: string, cell
   };
 
   // Shell and magic lines (masked for the parser, so check them raw).
-  const { code, masked } = maskIpython(newSource);
+  const { code, masked } = maskIPythonLines(newSource);
   for (const m of masked) {
     if (!added.has(m.line)) continue;
     if (INSTALL.test(m.text) || /^\s*%(pip|conda)\b/.test(m.text)) push('install', m.line, `installs packages (${m.text.trim().slice(0, 60)}); the environment is fixed: change the code instead`);
     else if (SHELL_NETWORK.test(m.text)) push('network', m.line, `uses the network (${m.text.trim().slice(0, 60)}); there is no network`);
   }
 
-  const tree = await parsePython(code);
+  const tree = parsePython(code);
   const forb = forbiddenPaths.map((p) => p.replace(/\\/g, '/')).filter(Boolean);
   const forbiddenHit = (s: string): string | undefined => {
     const v = s.replace(/\\/g, '/');

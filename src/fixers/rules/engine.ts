@@ -9,7 +9,7 @@ import type { Notebook, CodeCell } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import type { Finding, FixType } from '../../core/patch.js';
 import { parsePython } from '../python/parser.js';
-import { maskIPython, overlapsMasked } from './ipython.js';
+import { maskIPython, overlapsMasked } from '../python/ipython.js';
 import { indexTree } from './tree.js';
 import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
@@ -64,7 +64,7 @@ const PY2_SYNTAX_TYPES = ['print_statement', 'exec_statement'];
 export async function parseCell(index: number, source: string): Promise<ParsedCell | undefined> {
   const m = maskIPython(source);
   if (!m.python) return undefined;
-  const tree = await parsePython(m.text);
+  const tree = parsePython(m.text);
   return { index, source, text: m.text, masked: m.masked, tree, idx: indexTree(tree) };
 }
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sourceText, type CodeCell } from '../../../src/core/notebook.js';
 import { fixNotebook, scanNotebook, rulesForError, pinDefaults, ALL_RULES } from '../../../src/fixers/rules/index.js';
-import { maskIPython, logicalLineStarts } from '../../../src/fixers/rules/ipython.js';
+import { maskIPython, logicalLineRanges } from '../../../src/fixers/python/ipython.js';
 import { applyEdits } from '../../../src/fixers/rules/engine.js';
 import { notebookOf, fixSource } from './support.js';
 
@@ -23,7 +23,7 @@ describe('IPython masking', () => {
   it('does not mask inside strings, brackets or continuation lines', () => {
     const text = 's = """\n%not a magic\n!nor this\n"""\nf(a,\n  !b)\n';
     assert.deepEqual(maskIPython(text).masked, []);
-    assert.deepEqual(logicalLineStarts('a = (1,\n 2)\nb = 3').map(([s]) => s), [0, 12]);
+    assert.deepEqual(logicalLineRanges('a = (1,\n 2)\nb = 3').map(([s]) => s), [0, 12]);
   });
 
   it('parses the body of Python cell magics and skips non-Python ones', () => {
