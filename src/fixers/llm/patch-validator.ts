@@ -64,8 +64,8 @@ const NETWORK_CALLS = /\b(urlopen|urlretrieve|get_file|fetch_openml|fetch_califo
 const SHELL_NETWORK = /\b(wget|curl|git\s+clone|kaggle|gdown|scp|rsync|ssh|ftp)\b/;
 const INSTALL = /\b(pip3?|python3?\s+-m\s+pip|conda|mamba|micromamba|apt(-get)?|easy_install|uv)\s+(install|add)\b|\beasy_install\b|\bsetup\.py\s+install\b/;
 
-/** Apply edits in order; search/replace needs exactly one match (exact, then ignoring trailing spaces). */
-export function applyEdits(nb: Notebook, edits: CellEdit[]): { sources: Map<number, string>; problems: Problem[] } {
+/** Apply a patch's cell edits in order (a whole-cell replace, or a search/replace that needs exactly one match: exact, then ignoring trailing spaces). */
+export function applyPatchEdits(nb: Notebook, edits: CellEdit[]): { sources: Map<number, string>; problems: Problem[] } {
   const sources = new Map<number, string>();
   const problems: Problem[] = [];
   edits.forEach((e, k) => {
@@ -338,7 +338,7 @@ export async function validatePatch(patch: Patch, nb: Notebook, opts: ValidateOp
       }
     }
   }
-  const applied = applyEdits(nb, patch.edits);
+  const applied = applyPatchEdits(nb, patch.edits);
   problems.push(...applied.problems);
   for (const [cell, src] of applied.sources) {
     const old = sourceText(nb.cells[cell]!.source);
