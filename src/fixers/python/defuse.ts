@@ -76,7 +76,6 @@ interface Acc {
   imports: ImportRecord[];
 }
 
-const FUNCTION_LIKE = new Set(['function_definition', 'lambda', 'class_definition']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 
 function field(n: SyntaxNode, name: string): SyntaxNode | null {
