@@ -7,7 +7,7 @@
  * needs that also sits later, go just before the failing cell).
  */
 import type { Notebook } from '../core/notebook.js';
-import { analyzeNotebook, type NotebookDefUse } from '../fixers/context/defuse.js';
+import { analyzeNotebook, type NotebookDefUse } from '../fixers/python/defuse.js';
 
 export interface OrderRepair {
   /** Code cell indices in the order to run them. */
@@ -50,7 +50,7 @@ export function recordedOrder(nb: Notebook): number[] | undefined {
  * `original` holds the stored counts; `work` is the notebook as it stands (cells correspond by index).
  */
 export async function orderForNameError(original: Notebook, work: Notebook, failingCell: number, name: string, currentOrder?: number[]): Promise<OrderRepair | undefined> {
-  const du = await analyzeNotebook(work);
+  const du = analyzeNotebook(work);
   const counts = storedCounts(original);
   const order = currentOrder ?? codeCellIndices(work);
   return planMove(du, counts, order, failingCell, name);
@@ -62,7 +62,7 @@ export async function orderForNameError(original: Notebook, work: Notebook, fail
  * candidate, tried after the proven ones; the stored outputs decide whether it is kept.
  */
 export async function unprovenOrderForNameError(work: Notebook, failingCell: number, name: string, currentOrder?: number[]): Promise<OrderRepair | undefined> {
-  const du = await analyzeNotebook(work);
+  const du = analyzeNotebook(work);
   const order = currentOrder ?? codeCellIndices(work);
   // Pretend each cell ran in file order, and the failing one last: every later definition is then "earlier".
   const counts = new Map(order.map((cell, k) => [cell, cell === failingCell ? order.length + 1 : k]));

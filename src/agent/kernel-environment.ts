@@ -19,7 +19,7 @@ import type { Sandbox, SandboxRequest } from '../executor/types.js';
 import { findSubmissionFile } from './oracle/index.js';
 import type { Environment, RunRequest, RunState } from './environment.js';
 import { authorErrorConsequence } from './stored-errors.js';
-import { analyzeNotebook } from '../fixers/context/defuse.js';
+import { analyzeNotebook } from '../fixers/python/defuse.js';
 
 export interface KernelEnvironmentOptions {
   request: SandboxRequest;
@@ -74,7 +74,7 @@ export class KernelEnvironment implements Environment {
     const spentBefore = prev ? prev.cells.filter((c) => c.index < req.fromCell).reduce((s, c) => s + (c.durationMs ?? 0), 0) : 0;
     const res = await executeCells(input, sess, {
       ...(req.order ? { order: req.order } : {}),
-      ...(this.o.expectedErrors.size ? { expectedErrors: this.o.expectedErrors, followsAuthorError: authorErrorConsequence(await analyzeNotebook(input)) } : {}),
+      ...(this.o.expectedErrors.size ? { expectedErrors: this.o.expectedErrors, followsAuthorError: authorErrorConsequence(analyzeNotebook(input)) } : {}),
       deadline: Date.now() + this.o.timeoutS * 1000 - spentBefore,
       cellTimeoutMs: this.o.cellTimeoutS * 1000,
       allowErrors: false,

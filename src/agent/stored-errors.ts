@@ -12,7 +12,7 @@
 import { sourceText, type Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
 import type { ExecuteCellsOptions } from '../executor/run-notebook.js';
-import type { NotebookDefUse } from '../fixers/context/defuse.js';
+import type { NotebookDefUse } from '../fixers/python/defuse.js';
 
 /** Cell index -> the exception the author's record says that cell raises (code cells only). */
 export function storedErrors(nb: Notebook): Map<number, ExpectedError> {

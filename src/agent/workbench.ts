@@ -7,7 +7,7 @@ import { sourceText, toLines, type Notebook } from '../core/notebook.js';
 import type { FixRecord } from '../core/modernize-report.js';
 import type { Patch } from '../core/patch.js';
 import type { AttemptSummary } from '../fixers/context/index.js';
-import { applyEdits, syntaxProblems, validatePatch, type ValidationResult } from '../fixers/llm/index.js';
+import { applyPatchEdits, syntaxProblems, validatePatch, type ValidationResult } from '../fixers/llm/index.js';
 import type { Emit } from './events.js';
 import { candidateKey, type Candidate } from './generate-verify.js';
 
@@ -31,14 +31,14 @@ export class Workbench {
   isNew = (c: Candidate): boolean => {
     if (this.tried.has(candidateKey(c))) return false;
     if (c.order) return JSON.stringify(c.order) !== JSON.stringify(this.runOrder);
-    const { sources } = applyEdits(this.work, c.patch.edits);
+    const { sources } = applyPatchEdits(this.work, c.patch.edits);
     return [...sources].some(([cell, src]) => sourceText(this.work.cells[cell].source) !== src);
   };
 
   /** Runs `body` with a candidate applied, then puts the code back as it was. */
   async trying<T>(c: Candidate, body: () => Promise<T>): Promise<T> {
     const saved = { work: this.work, runOrder: this.runOrder };
-    this.work = withSources(this.work, applyEdits(this.work, c.patch.edits).sources);
+    this.work = withSources(this.work, applyPatchEdits(this.work, c.patch.edits).sources);
     if (c.order) this.runOrder = c.order;
     try {
       return await body();
@@ -52,7 +52,7 @@ export class Workbench {
     const { order, ...more } = extra;
     this.tried.add(candidateKey({ label: '', patch, ...(order ? { order } : {}) }));
     if (order) this.runOrder = order;
-    const { sources } = applyEdits(this.work, patch.edits);
+    const { sources } = applyPatchEdits(this.work, patch.edits);
     const changes = [...sources].map(([cell, after]) => ({ cell, before: sourceText(this.work.cells[cell].source), after }));
     this.work = withSources(this.work, sources);
     const source = patch.source.kind === 'rule' ? patch.source.ruleIds.join('+') : patch.source.model;

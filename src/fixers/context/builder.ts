@@ -10,7 +10,8 @@ import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import type { Finding, FixType } from '../../core/patch.js';
 import type { CellError, CellRecord, VariableSummary } from '../../core/run-result.js';
-import { analyzeNotebook, dependencyCells, type NotebookDefUse } from './defuse.js';
+import { analyzeNotebook, type NotebookDefUse } from '../python/defuse.js';
+import { dependencyCells } from './dependencies.js';
 import type { DataFilePreview } from './data-files.js';
 import { estimateTokens, trimMiddle, trimTraceback } from './text.js';
 
@@ -152,7 +153,7 @@ export async function buildContext(input: ContextInput): Promise<BuiltContext> {
   const nb = input.notebook;
   const t = input.targetCell;
   const budget = input.budgetTokens ?? 8000;
-  const du = input.defuse ?? (await analyzeNotebook(nb));
+  const du = input.defuse ?? analyzeNotebook(nb);
   const record = input.cells?.find((r) => r.index === t);
   const error = input.error ?? record?.error;
   const sections: ContextSection[] = [];

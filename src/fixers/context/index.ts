@@ -1,6 +1,5 @@
-/** Curated context for LLM fixes: def-use analysis, data previews, token-bounded prompt sections. */
-export { analyzeCell, analyzeNotebook, dependencyCells, PY_BUILTINS, type CellDefUse, type Dependency, type DependencyResult, type ImportRecord, type NotebookDefUse } from './defuse.js';
-export { maskIpython, logicalLineStarts, type MaskResult, type MaskedLine } from './ipython.js';
+/** Curated context for LLM fixes: dependency cells (from python/defuse.ts), data previews, token-bounded prompt sections. */
+export { dependencyCells, type Dependency, type DependencyResult } from './dependencies.js';
 export { previewDataDir, type DataFilePreview, type PreviewOptions } from './data-files.js';
 export { CHARS_PER_TOKEN, estimateTokens, stripAnsi, trimMiddle, trimTraceback, type TrimOptions } from './text.js';
 export {

@@ -11,7 +11,7 @@ export { RecordingProvider, ReplayProvider, readRecording, requestHash, type Rec
 export { DEFAULT_MODELS, providerFromEnv, type Env, type LlmFlags, type ProviderChoice } from './factory.js';
 export { parseReply, type ParseReplyOptions, type ParsedReply, type ReplyFormat } from './reply-parser.js';
 export {
-  applyEdits, contentProblems, syntaxProblems, validatePatch, validationReflection,
+  applyPatchEdits, contentProblems, syntaxProblems, validatePatch, validationReflection,
   type Problem, type ProblemKind, type ValidateOptions, type ValidationResult,
 } from './patch-validator.js';
 export {

@@ -11,7 +11,7 @@ import type { CellEdit, Patch } from '../../core/patch.js';
 import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import { parsePython, walk, type SyntaxNode } from '../python/parser.js';
-import { maskIpython } from '../context/ipython.js';
+import { maskIPythonLines } from '../python/ipython.js';
 
 export type ProblemKind =
   | 'empty-patch'
@@ -64,8 +64,8 @@ const NETWORK_CALLS = /\b(urlopen|urlretrieve|get_file|fetch_openml|fetch_califo
 const SHELL_NETWORK = /\b(wget|curl|git\s+clone|kaggle|gdown|scp|rsync|ssh|ftp)\b/;
 const INSTALL = /\b(pip3?|python3?\s+-m\s+pip|conda|mamba|micromamba|apt(-get)?|easy_install|uv)\s+(install|add)\b|\beasy_install\b|\bsetup\.py\s+install\b/;
 
-/** Apply edits in order; search/replace needs exactly one match (exact, then ignoring trailing spaces). */
-export function applyEdits(nb: Notebook, edits: CellEdit[]): { sources: Map<number, string>; problems: Problem[] } {
+/** Apply a patch's cell edits in order (a whole-cell replace, or a search/replace that needs exactly one match: exact, then ignoring trailing spaces). */
+export function applyPatchEdits(nb: Notebook, edits: CellEdit[]): { sources: Map<number, string>; problems: Problem[] } {
   const sources = new Map<number, string>();
   const problems: Problem[] = [];
   edits.forEach((e, k) => {
@@ -132,8 +132,8 @@ function looseReplace(current: string, search: string, replace: string): string 
 
 /** Syntax problems of one cell under Python 3 (IPython magics masked first). */
 export async function syntaxProblems(source: string, cell = 0): Promise<Problem[]> {
-  const { code } = maskIpython(source);
-  const tree = await parsePython(code);
+  const { code } = maskIPythonLines(source);
+  const tree = parsePython(code);
   const out: Problem[] = [];
   const lines = code.split('\n');
   const seen = new Set<number>();
@@ -239,14 +239,14 @@ export async function contentProblems(oldSource: string, newSource: string, cell
   };
 
   // Shell and magic lines (masked for the parser, so check them raw).
-  const { code, masked } = maskIpython(newSource);
+  const { code, masked } = maskIPythonLines(newSource);
   for (const m of masked) {
     if (!added.has(m.line)) continue;
     if (INSTALL.test(m.text) || /^\s*%(pip|conda)\b/.test(m.text)) push('install', m.line, `installs packages (${m.text.trim().slice(0, 60)}); the environment is fixed: change the code instead`);
     else if (SHELL_NETWORK.test(m.text)) push('network', m.line, `uses the network (${m.text.trim().slice(0, 60)}); there is no network`);
   }
 
-  const tree = await parsePython(code);
+  const tree = parsePython(code);
   const forb = forbiddenPaths.map((p) => p.replace(/\\/g, '/')).filter(Boolean);
   const forbiddenHit = (s: string): string | undefined => {
     const v = s.replace(/\\/g, '/');
@@ -338,7 +338,7 @@ export async function validatePatch(patch: Patch, nb: Notebook, opts: ValidateOp
       }
     }
   }
-  const applied = applyEdits(nb, patch.edits);
+  const applied = applyPatchEdits(nb, patch.edits);
   problems.push(...applied.problems);
   for (const [cell, src] of applied.sources) {
     const old = sourceText(nb.cells[cell]!.source);

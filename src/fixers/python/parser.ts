@@ -10,23 +10,23 @@ import type { Node, Tree } from 'web-tree-sitter';
 export type { Node as SyntaxNode, Tree as SyntaxTree };
 
 const require = createRequire(import.meta.url);
-let ready: Promise<Parser> | undefined;
 
-/** Initialise once per process; every caller shares the parser. */
-export function pythonParser(): Promise<Parser> {
-  ready ??= (async () => {
-    await Parser.init();
-    const wasm = require.resolve('tree-sitter-python/tree-sitter-python.wasm');
-    const lang = await Language.load(wasm);
-    const parser = new Parser();
-    parser.setLanguage(lang);
-    return parser;
-  })();
-  return ready;
+async function load(): Promise<Parser> {
+  await Parser.init();
+  const lang = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
+  const parser = new Parser();
+  parser.setLanguage(lang);
+  return parser;
 }
 
-export async function parsePython(source: string): Promise<Tree> {
-  const parser = await pythonParser();
+/**
+ * Loaded once, when this module is first imported (top-level await), so that parsing is
+ * synchronous: the oracle reads stored outputs inside synchronous judgement code.
+ */
+const parser = await load();
+
+/** Parse Python source (synchronously); the caller deletes the tree. */
+export function parsePython(source: string): Tree {
   const tree = parser.parse(source);
   if (!tree) throw new Error('tree-sitter returned no tree');
   return tree;

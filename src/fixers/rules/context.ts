@@ -4,6 +4,7 @@
  * notebook's Python version and era, the environment's versions, the competition's data files).
  */
 import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
+import { afterCellMagic } from '../python/ipython.js';
 import type { Library, TextEdit } from './types.js';
 import { type TreeIndex, callArgs, methodCall } from './tree.js';
 import type { Era } from './versions.js';
@@ -788,12 +789,8 @@ export class CellContext {
 
   /** Offset where an import line can go at the top of this cell (after a cell magic and __future__ imports). */
   importOffset(): number {
-    let offset = 0;
     const src = this.cell.source;
-    if (/^[ \t]*%%/.test(src)) {
-      const nl = src.indexOf('\n');
-      offset = nl < 0 ? src.length : nl + 1;
-    }
+    let offset = afterCellMagic(src);
     for (const stmt of this.nodes('future_import_statement')) {
       if (stmt.parent?.type === 'module') {
         const nl = src.indexOf('\n', stmt.endIndex);

@@ -9,7 +9,8 @@ import type { Notebook, CodeCell } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import type { Finding, FixType } from '../../core/patch.js';
 import { parsePython } from '../python/parser.js';
-import { maskIPython, overlapsMasked } from './ipython.js';
+import { maskIPython, overlapsMasked } from '../python/ipython.js';
+import { applyTextEdits } from '../python/edits.js';
 import { indexTree } from './tree.js';
 import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
@@ -64,7 +65,7 @@ const PY2_SYNTAX_TYPES = ['print_statement', 'exec_statement'];
 export async function parseCell(index: number, source: string): Promise<ParsedCell | undefined> {
   const m = maskIPython(source);
   if (!m.python) return undefined;
-  const tree = await parsePython(m.text);
+  const tree = parsePython(m.text);
   return { index, source, text: m.text, masked: m.masked, tree, idx: indexTree(tree) };
 }
 
@@ -256,8 +257,8 @@ export async function scanCells(nb: Notebook, cells: ParsedCell[], allRules: rea
   return { findings: findings.sort(order), suppressed: suppressed.sort(order), pythonMajor: info.pythonMajor };
 }
 
-/** Apply non-overlapping edits (earlier matches win); returns the new text and the accepted findings. */
-export function applyEdits(source: string, candidates: RawFinding[]): { text: string; accepted: RawFinding[] } {
+/** Accept the findings whose edits do not overlap earlier ones (earlier matches win) and apply them; returns the new text and the accepted findings. */
+export function applyFindings(source: string, candidates: RawFinding[]): { text: string; accepted: RawFinding[] } {
   const taken: TextEdit[] = [];
   const accepted: RawFinding[] = [];
   const overlaps = (a: TextEdit, b: TextEdit) => {
@@ -283,12 +284,7 @@ export function applyEdits(source: string, candidates: RawFinding[]): { text: st
     taken.push(...fresh);
     accepted.push(f);
   }
-  // Bottom-up: later starts first; at equal start, the wider (replacement) first so inserts land before it;
-  // inserts at the same point are applied last-first so they end up in rule order.
-  const ordered = taken.map((e, i) => ({ e, i })).sort((a, b) => b.e.start - a.e.start || b.e.end - a.e.end || b.i - a.i).map((x) => x.e);
-  let text = source;
-  for (const e of ordered) text = text.slice(0, e.start) + e.text + text.slice(e.end);
-  return { text, accepted };
+  return { text: applyTextEdits(source, taken), accepted };
 }
 
 function errorCount(cell: ParsedCell): number {
@@ -344,7 +340,7 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
         for (const cell of cells) {
           const mine = raw.filter((f) => f.cell === cell.index);
           if (mine.length === 0) { next.push(cell); continue; }
-          const { text, accepted } = applyEdits(cell.source, mine);
+          const { text, accepted } = applyFindings(cell.source, mine);
           if (text === cell.source) { next.push(cell); continue; }
           const parsed = await parseCell(cell.index, text);
           if (!parsed) { next.push(cell); continue; }
@@ -408,7 +404,7 @@ async function applyOneByOne(cell: ParsedCell, accepted: RawFinding[], blocked: 
   // Offsets refer to the original text, so apply each candidate alone against the original and keep
   // only those that parse no worse; the next pass re-matches the rest on the new text.
   for (const f of accepted) {
-    const { text } = applyEdits(cell.source, [f]);
+    const { text } = applyFindings(cell.source, [f]);
     const parsed = await parseCell(cell.index, text);
     if (parsed && errorCount(parsed) <= errorCount(cell)) {
       if (cur !== cell) cur.tree.delete();

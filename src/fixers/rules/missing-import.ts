@@ -10,6 +10,7 @@ import { sourceText, type Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import { parseNotebookCells, disposeCells, notebookInfo } from './engine.js';
 import { NotebookContext } from './context.js';
+import { afterCellMagic } from '../python/ipython.js';
 
 /** Aliases the libraries' own documentation uses (import conventions), and stdlib modules notebooks use bare. */
 export const CONVENTIONAL_IMPORTS: Record<string, string[]> = {
@@ -69,7 +70,7 @@ export async function missingImportPatches(nb: Notebook, cell: number, evalue: s
     if (!lines.includes(line)) lines.push(line);
   }
   const src = sourceText(nb.cells[cell].source);
-  const at = importOffset(src);
+  const at = afterCellMagic(src);
   return lines.map((line) => ({
     fixType: 'error-repair' as const,
     source: { kind: 'rule' as const, ruleIds: ['missing-import'] },
@@ -92,15 +93,6 @@ function usedAsModule(ctx: NotebookContext, name: string, members?: ModuleMember
     return p?.type === 'attribute' && p.childForFieldName('object')?.startIndex === u.node.startIndex ? p.childForFieldName('attribute')?.text : undefined;
   });
   return attrs.length > 0 && attrs.every((a) => a !== undefined && known.includes(a));
-}
-
-/** After a leading cell magic (`%%time`), which must stay the first line. */
-function importOffset(src: string): number {
-  if (/^[ \t]*%%/.test(src)) {
-    const nl = src.indexOf('\n');
-    return nl < 0 ? src.length : nl + 1;
-  }
-  return 0;
 }
 
 /**

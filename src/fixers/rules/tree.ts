@@ -4,7 +4,7 @@
  * a per-tree index by node type so each rule does not walk the tree again.
  */
 import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
-import type { TextEdit } from './types.js';
+import type { TextEdit } from '../python/edits.js';
 
 export interface TreeIndex {
   byType: Map<string, SyntaxNode[]>;

@@ -35,12 +35,9 @@ export interface ErrorSignature {
   pattern: RegExp;
 }
 
-/** A replacement of [start, end) in the cell source (JS string offsets, as tree-sitter reports them). */
-export interface TextEdit {
-  start: number;
-  end: number;
-  text: string;
-}
+import type { TextEdit } from '../python/edits.js';
+
+export type { TextEdit };
 
 export interface RuleMatch {
   /** Where the finding is reported (line/column of its start). */

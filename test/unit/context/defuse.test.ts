@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeCell, analyzeNotebook, dependencyCells } from '../../../src/fixers/context/defuse.js';
-import { maskIpython, logicalLineStarts } from '../../../src/fixers/context/ipython.js';
+import { analyzeCell, analyzeNotebook } from '../../../src/fixers/python/defuse.js';
+import { dependencyCells } from '../../../src/fixers/context/dependencies.js';
+import { maskIPythonLines, logicalLineStarts } from '../../../src/fixers/python/ipython.js';
 import { makeNotebook } from './fixtures.js';
 
 const sorted = (xs: string[]): string[] => [...xs].sort();
@@ -79,9 +80,9 @@ test('IPython magics and shell lines are masked before parsing; python 2 print s
   assert.deepEqual(sorted(timed.uses), ['a', 'fit']);
 });
 
-test('maskIpython keeps line count and leaves % inside expressions and strings alone', () => {
+test('maskIPythonLines keeps line count and leaves % inside expressions and strings alone', () => {
   const src = 'x = (a\n% b)\ns = """\n!not a shell\n"""\n  %time y = 1\nz = a % b\nif a != b: pass';
-  const m = maskIpython(src);
+  const m = maskIPythonLines(src);
   assert.equal(m.code.split('\n').length, src.split('\n').length);
   assert.deepEqual(m.masked.map((l) => l.line), [5]);
   assert.match(m.code.split('\n')[5]!, /^  pass$/);

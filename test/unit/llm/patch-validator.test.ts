@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEdits, contentProblems, syntaxProblems, validatePatch, validationReflection } from '../../../src/fixers/llm/patch-validator.js';
+import { applyPatchEdits, contentProblems, syntaxProblems, validatePatch, validationReflection } from '../../../src/fixers/llm/patch-validator.js';
 import type { CellEdit, Patch } from '../../../src/core/patch.js';
 import { makeNotebook } from '../context/fixtures.js';
 
@@ -26,20 +26,20 @@ test('a good whole-cell patch passes and returns the new source', async () => {
 });
 
 test('search/replace applies exactly once; loose match ignores trailing spaces; ambiguity and misses are reported', () => {
-  const good = applyEdits(NB, [{ cell: 2, op: 'search-replace', search: '.as_matrix()', replace: '.to_numpy()' }]);
+  const good = applyPatchEdits(NB, [{ cell: 2, op: 'search-replace', search: '.as_matrix()', replace: '.to_numpy()' }]);
   assert.deepEqual(good.problems, []);
   assert.equal(good.sources.get(2), 'X = train[["Pclass"]].to_numpy()\ny = train["Survived"]\nX = X');
-  const loose = applyEdits(NB, [{ cell: 2, op: 'search-replace', search: 'y = train["Survived"]   \n', replace: 'y = train.Survived' }]);
+  const loose = applyPatchEdits(NB, [{ cell: 2, op: 'search-replace', search: 'y = train["Survived"]   \n', replace: 'y = train.Survived' }]);
   assert.deepEqual(loose.problems, []);
   assert.equal(loose.sources.get(2), 'X = train[["Pclass"]].as_matrix()\ny = train.Survived\nX = X');
-  const amb = applyEdits(NB, [{ cell: 2, op: 'search-replace', search: 'X = ', replace: 'Z = ' }]);
+  const amb = applyPatchEdits(NB, [{ cell: 2, op: 'search-replace', search: 'X = ', replace: 'Z = ' }]);
   assert.equal(amb.problems[0]!.kind, 'search-ambiguous');
   assert.match(amb.problems[0]!.message, /occurs 2 times/);
-  const miss = applyEdits(NB, [{ cell: 2, op: 'search-replace', search: 'X = train[["Pclass"]].values', replace: 'x' }]);
+  const miss = applyPatchEdits(NB, [{ cell: 2, op: 'search-replace', search: 'X = train[["Pclass"]].values', replace: 'x' }]);
   assert.equal(miss.problems[0]!.kind, 'search-not-found');
   assert.match(miss.problems[0]!.message, /closest line: "X = train\[\[\\"Pclass\\"\]\]\.as_matrix\(\)"/);
   // Sequential edits on one cell see each other's result.
-  const seq = applyEdits(NB, [
+  const seq = applyPatchEdits(NB, [
     { cell: 2, op: 'search-replace', search: 'as_matrix', replace: 'to_numpy' },
     { cell: 2, op: 'search-replace', search: 'to_numpy()', replace: 'values' },
   ]);

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sourceText, type CodeCell } from '../../../src/core/notebook.js';
 import { fixNotebook, scanNotebook, rulesForError, pinDefaults, ALL_RULES } from '../../../src/fixers/rules/index.js';
-import { maskIPython, logicalLineStarts } from '../../../src/fixers/rules/ipython.js';
-import { applyEdits } from '../../../src/fixers/rules/engine.js';
+import { maskIPython, logicalLineRanges } from '../../../src/fixers/python/ipython.js';
+import { applyFindings } from '../../../src/fixers/rules/engine.js';
 import { notebookOf, fixSource } from './support.js';
 
 const src = (nb: { cells: any[] }, i: number) => sourceText(nb.cells[i].source);
@@ -23,7 +23,7 @@ describe('IPython masking', () => {
   it('does not mask inside strings, brackets or continuation lines', () => {
     const text = 's = """\n%not a magic\n!nor this\n"""\nf(a,\n  !b)\n';
     assert.deepEqual(maskIPython(text).masked, []);
-    assert.deepEqual(logicalLineStarts('a = (1,\n 2)\nb = 3').map(([s]) => s), [0, 12]);
+    assert.deepEqual(logicalLineRanges('a = (1,\n 2)\nb = 3').map(([s]) => s), [0, 12]);
   });
 
   it('parses the body of Python cell magics and skips non-Python ones', () => {
@@ -82,7 +82,7 @@ describe('fixpoint and conflicts', () => {
 
   it('resolves overlapping edits by rule order, deterministically', () => {
     const f = (id: string, start: number, end: number, text: string) => ({ rule: ALL_RULES.find((r) => r.id === id)!, cell: 0, match: { node: null as any }, edits: [{ start, end, text }] });
-    const a = applyEdits('abcdef', [f('py2-xrange', 1, 3, 'X'), f('py2-unicode', 2, 4, 'Y'), f('py2-long', 4, 4, '+'), f('py2-basestring', 4, 4, '-')]);
+    const a = applyFindings('abcdef', [f('py2-xrange', 1, 3, 'X'), f('py2-unicode', 2, 4, 'Y'), f('py2-long', 4, 4, '+'), f('py2-basestring', 4, 4, '-')]);
     assert.equal(a.text, 'aXd+-ef');
     assert.deepEqual(a.accepted.map((x) => x.rule.id), ['py2-xrange', 'py2-long', 'py2-basestring']);
   });

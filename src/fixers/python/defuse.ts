@@ -5,10 +5,10 @@
  * locals, comprehension variables and class bodies do not leak; `global` declarations do; a name
  * used inside a function body is a (deferred) use of the cell.
  */
-import { parsePython, type SyntaxNode } from '../python/parser.js';
+import { parsePython, type SyntaxNode } from './parser.js';
 import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
-import { maskIpython } from './ipython.js';
+import { maskIPythonLines } from './ipython.js';
 
 export interface ImportRecord {
   /** Full dotted module, e.g. "sklearn.cross_validation". */
@@ -53,9 +53,12 @@ export const PY_BUILTINS: ReadonlySet<string> = new Set(
     'xrange unicode basestring long raw_input reduce unichr file execfile cmp display get_ipython In Out exit quit').split(' '),
 );
 
-/** Methods that change their object when called as a statement (`model.fit(X, y)`, `cols.append(c)`). */
-const MUTATING_METHODS = new Set([
-  'fit', 'partial_fit', 'fit_transform', 'set_params', 'compile', 'load_weights',
+/**
+ * Methods that change their object (`model.fit(X, y)`, `cols.append(c)`): called as a statement,
+ * the object counts as mutated (pandas' `inplace=True` aside, which any method may take).
+ */
+export const MUTATING_METHODS: ReadonlySet<string> = new Set([
+  'fit', 'partial_fit', 'fit_transform', 'fit_predict', 'set_params', 'compile', 'load_weights', 'load_state_dict',
   'append', 'extend', 'insert', 'update', 'pop', 'popitem', 'remove', 'clear', 'sort', 'reverse', 'add', 'discard', 'setdefault',
 ]);
 
@@ -73,7 +76,6 @@ interface Acc {
   imports: ImportRecord[];
 }
 
-const FUNCTION_LIKE = new Set(['function_definition', 'lambda', 'class_definition']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 
 function field(n: SyntaxNode, name: string): SyntaxNode | null {
@@ -400,9 +402,9 @@ function hasErrors(root: SyntaxNode): boolean {
 }
 
 /** Def-use of one cell's source (IPython syntax is masked first). */
-export async function analyzeCell(source: string, cell = 0): Promise<CellDefUse> {
-  const { code } = maskIpython(source);
-  const tree = await parsePython(code);
+export function analyzeCell(source: string, cell = 0): CellDefUse {
+  const { code } = maskIPythonLines(source);
+  const tree = parsePython(code);
   const a = new Analyzer();
   const module: Scope = { kind: 'module', locals: new Set(), globals: new Set() };
   a.visit(tree.rootNode, module);
@@ -426,90 +428,34 @@ export async function analyzeCell(source: string, cell = 0): Promise<CellDefUse>
   return result;
 }
 
-export async function analyzeNotebook(nb: Notebook): Promise<NotebookDefUse> {
+export function analyzeNotebook(nb: Notebook): NotebookDefUse {
   const cells: CellDefUse[] = [];
   for (let i = 0; i < nb.cells.length; i++) {
     const c = nb.cells[i]!;
     if (c.cell_type !== 'code') continue;
-    cells.push(await analyzeCell(sourceText(c.source), i));
+    cells.push(analyzeCell(sourceText(c.source), i));
   }
   return { cells, byCell: new Map(cells.map((c) => [c.cell, c])) };
 }
 
-export interface Dependency {
-  cell: number;
-  /** The names this cell provides to the cell(s) that need it. */
-  names: string[];
-  /** 1 = needed by the target directly. */
-  depth: number;
-  relation: 'defines' | 'mutates';
-}
-
-export interface DependencyResult {
-  deps: Dependency[];
-  /** Names the target uses that no earlier cell defines (with a later definer if there is one). */
-  unresolved: Array<{ name: string; definedLaterIn?: number }>;
-}
-
-/** Names a cell needs from earlier cells: external uses, and objects it mutates without binding them. */
-function needed(c: CellDefUse): string[] {
-  return [...new Set([...c.uses, ...c.mutates.filter((m) => !c.defines.includes(m))])];
-}
-
 /**
- * The cells the target depends on: for each name it uses (or mutates), the nearest earlier cell
- * that defines it and the cells in between that mutate it; then the same for those cells,
- * transitively, up to maxDepth levels and maxCells cells (nearest and most direct first).
+ * Every name a cell's source mentions, wherever and however (attribute names after a dot, string
+ * contents and comments aside; the dotted module path of an import counts its first name only).
+ * Coarser than analyzeCell's uses: a name the cell binds before reading it, or a builtin, is here too.
  */
-export function dependencyCells(du: NotebookDefUse, target: number, opts: { maxDepth?: number; maxCells?: number } = {}): DependencyResult {
-  const maxDepth = opts.maxDepth ?? 3;
-  const maxCells = opts.maxCells ?? 8;
-  const order = du.cells.map((c) => c.cell).sort((a, b) => a - b);
-  const found = new Map<number, Dependency>();
-  const unresolved: DependencyResult['unresolved'] = [];
-  const starImports = (before: number): boolean => du.cells.some((c) => c.cell < before && c.imports.some((i) => i.bound === '*'));
-
-  let frontier: Array<{ cell: number; names: string[] }> = [];
-  const t = du.byCell.get(target);
-  if (!t) return { deps: [], unresolved: [] };
-  frontier.push({ cell: target, names: needed(t) });
-
-  for (let depth = 1; depth <= maxDepth && frontier.length; depth++) {
-    const next: Array<{ cell: number; names: string[] }> = [];
-    for (const { cell, names } of frontier) {
-      const earlier = order.filter((c) => c < cell).reverse();
-      for (const name of names) {
-        if (PY_BUILTINS.has(name)) continue;
-        let definer: number | undefined;
-        const mutators: number[] = [];
-        for (const c of earlier) {
-          const info = du.byCell.get(c)!;
-          if (info.defines.includes(name)) { definer = c; break; }
-          if (info.mutates.includes(name)) mutators.push(c);
-        }
-        if (definer === undefined && depth === 1 && !starImports(cell)) {
-          const later = order.find((c) => c > cell && du.byCell.get(c)!.defines.includes(name));
-          unresolved.push({ name, ...(later !== undefined ? { definedLaterIn: later } : {}) });
-        }
-        const add = (c: number, relation: Dependency['relation']): void => {
-          const existing = found.get(c);
-          if (existing) {
-            if (!existing.names.includes(name)) existing.names.push(name);
-            return;
-          }
-          if (c === target) return;
-          const dep: Dependency = { cell: c, names: [name], depth, relation };
-          found.set(c, dep);
-          next.push({ cell: c, names: needed(du.byCell.get(c)!) });
-        };
-        if (definer !== undefined) add(definer, 'defines');
-        for (const m of mutators) add(m, 'mutates');
-      }
+export function mentionedNames(source: string): Set<string> {
+  const tree = parsePython(maskIPythonLines(source).code);
+  const names = new Set<string>();
+  const visit = (n: SyntaxNode): void => {
+    if (n.type === 'identifier') {
+      const p = n.parent;
+      const afterDot = p && ((p.type === 'attribute' && field(p, 'attribute')?.id === n.id) || (p.type === 'dotted_name' && p.firstNamedChild?.id !== n.id));
+      if (!afterDot) names.add(n.text);
+      return;
     }
-    frontier = next;
-  }
-  // Keep the most direct and nearest cells within the bound, then present in notebook order.
-  const ranked = [...found.values()].sort((a, b) => a.depth - b.depth || b.cell - a.cell);
-  const deps = ranked.slice(0, maxCells).sort((a, b) => a.cell - b.cell);
-  return { deps, unresolved };
+    for (const c of named(n)) visit(c);
+  };
+  visit(tree.rootNode);
+  tree.delete();
+  return names;
 }
