@@ -15,7 +15,7 @@ import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator 
 import { orderForNameError, unprovenOrderForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
-import { unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
+import { invalidParameterPatches, unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
 import { floatIndexPatches } from '../fixers/rules/py2-division-at-error.js';
 import { xgbLabelEncoderPatches } from '../fixers/rules/xgboost-label-encoder.js';
 import { ixPositionalPatches } from '../fixers/rules/pandas-ix-at-error.js';
@@ -71,6 +71,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     // After the rules: a keyword no rule knows, checked against the callee's current signature.
     for (const c of await unexpectedKeywordPatches(inp.notebook, inp.cell, inp.error, inp.symbols.signatures, frames)) out.push(c);
   }
+  for (const c of await invalidParameterPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
   for (const c of await floatIndexPatches(inp.notebook, inp.cell, inp.error, frames)) out.push(c);
   for (const c of await xgbLabelEncoderPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
   for (const c of await ixPositionalPatches(inp.notebook, inp.cell, inp.error, inp.original, frames)) out.push(c);

@@ -249,6 +249,16 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.fixes.some((f) => f.source === 'plot-option-at-error'), JSON.stringify(report.fixes.map((f) => [f.source, f.summary])));
   });
 
+  it("a parameter scikit-learn renamed, spelled in a grid's keys: renamed from the message's list of valid parameters", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import numpy as np\nfrom sklearn.ensemble import AdaBoostClassifier\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.model_selection import GridSearchCV\nX = np.repeat(np.arange(6.0), 4).reshape(-1, 1)\ny = (X[:, 0] > 2).astype(int)',
+      "ada = AdaBoostClassifier(DecisionTreeClassifier(), random_state=0)\ngrid = {'base_estimator__max_depth': [1, 2], 'n_estimators': [2]}\nsearch = GridSearchCV(ada, grid, cv=2).fit(X, y)\nprint(search.best_score_)",
+    ]), { 1: '0.8333333333333333\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'invalid-parameter'), JSON.stringify(report.fixes.map((f) => [f.source, f.summary])));
+  });
+
   it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
     // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
     // and stop when the cell is still over (no other runtime rule exists).

@@ -11,7 +11,7 @@ import { sourceText, type Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { disposeCells, parseNotebookCells } from './engine.js';
-import { callArgs, removeArgument, renameKeyword } from './tree.js';
+import { callArgs, removeArgument, renameKeyword, stringValue } from './tree.js';
 import type { RuntimeFrame } from './context.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
@@ -110,6 +110,56 @@ export async function unexpectedKeywordPatches(
       patch: patchOf(({ cell, call, kwNode }) => removeArgument(callArgs(call)!, kwNode, sourceText(nb.cells[cell]!.source)), `${callee}() no longer takes ${kw}=; dropped (kept only if the stored outputs agree)`),
     });
     return out;
+  } finally {
+    disposeCells(cells);
+  }
+}
+
+/**
+ * scikit-learn's own check of a parameter name (`set_params`, a grid search's parameter grid):
+ * "Invalid parameter 'base_estimator' for estimator AdaBoostClassifier(...). Valid parameters are:
+ * [...]". The message lists what the estimator takes now, so the candidates are renames to a similar
+ * valid name, applied wherever the notebook spells the old one: the keys of its parameter grids
+ * (`'base_estimator__max_depth'`, `'clf__base_estimator__max_depth'`) and `set_params(...)` keywords.
+ */
+const INVALID_PARAMETER = /Invalid parameter '(\w+)' for estimator [\s\S]*?Valid parameters are: \[([^\]]*)\]/;
+
+export async function invalidParameterPatches(nb: Notebook, failingCell: number, error: { ename: string; evalue: string }): Promise<KeywordCandidate[]> {
+  const m = error.ename === 'ValueError' ? INVALID_PARAMETER.exec(error.evalue) : null;
+  if (!m) return [];
+  const [, old, list] = m as unknown as [string, string, string];
+  const valid = [...list.matchAll(/'(\w+)'/g)].map((x) => x[1]!);
+  const renames = valid.map((p) => ({ p, s: nameSimilarity(old, p) })).filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s || a.p.localeCompare(b.p)).slice(0, MAX_RENAMES).map((x) => x.p);
+  if (!renames.length) return [];
+  const segment = new RegExp(`(^|__)${old}(?=__|$)`);
+  const cells = await parseNotebookCells(nb);
+  try {
+    const sites: Array<{ cell: number; node: SyntaxNode; kind: 'string' | 'keyword' }> = [];
+    for (const c of cells) {
+      if (c.index > failingCell) continue;
+      for (const s of c.tree.rootNode.descendantsOfType('string')) {
+        const v = s ? stringValue(s) : undefined;
+        if (s && v !== undefined && segment.test(v)) sites.push({ cell: c.index, node: s, kind: 'string' });
+      }
+      for (const call of c.tree.rootNode.descendantsOfType('call')) {
+        const fn = call?.childForFieldName('function');
+        const kw = call && fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'set_params' ? callArgs(call)?.keywords.get(old) : undefined;
+        if (kw) sites.push({ cell: c.index, node: kw, kind: 'keyword' });
+      }
+    }
+    if (!sites.length) return [];
+    return renames.map((p) => {
+      const byCell = new Map<number, TextEdit[]>();
+      for (const s of sites) {
+        addCellEdit(byCell, s.cell, s.kind === 'keyword' ? renameKeyword(s.node, p)
+          : { start: s.node.startIndex, end: s.node.endIndex, text: s.node.text.replace(new RegExp(`(^['"]|__)${old}(?=__|['"]$)`), `$1${p}`) });
+      }
+      return {
+        label: `parameter ${old} -> ${p}`,
+        patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['invalid-parameter'] }, edits: cellReplacements(nb, byCell), summary: `the estimator no longer has a parameter ${old}; its similar parameter ${p} where the notebook names it (grid keys, set_params)` },
+      };
+    });
   } finally {
     disposeCells(cells);
   }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { nameSimilarity, unexpectedKeywordPatches } from '../../../src/fixers/rules/unexpected-keyword.js';
+import { invalidParameterPatches, nameSimilarity, unexpectedKeywordPatches } from '../../../src/fixers/rules/unexpected-keyword.js';
 import { notebookOf } from './support.js';
 
 // Signatures in the shape symbol_index.py records (by __qualname__).
@@ -40,5 +40,25 @@ describe('unexpectedKeywordPatches', () => {
     assert.ok(nameSimilarity('n_iter', 'max_iter') > nameSimilarity('n_iter', 'n_iter_no_change'));
     assert.equal(nameSimilarity('normalize', 'positive'), 0);
     assert.equal(nameSimilarity('normed', 'density'), 0);
+  });
+});
+
+describe('invalidParameterPatches', () => {
+  const ERR = { ename: 'ValueError', evalue: "Invalid parameter 'base_estimator' for estimator AdaBoostClassifier(estimator=DecisionTreeClassifier()). Valid parameters are: ['algorithm', 'estimator', 'learning_rate', 'n_estimators', 'random_state']." };
+  it("renames the old name in grid keys (alone or as a path segment) and set_params keywords, from the message's valid list", async () => {
+    const nb = notebookOf([
+      "grid = {'base_estimator__max_depth': [1, 2], 'n_estimators': [5], 'ada__base_estimator__criterion': ['gini']}",
+      'ada.set_params(base_estimator=tree)\nsearch.fit(X, y)',
+    ]);
+    const cands = await invalidParameterPatches(nb, 1, ERR);
+    assert.deepEqual(cands.map((c) => c.label), ['parameter base_estimator -> estimator']);
+    assert.deepEqual(cands[0]!.patch.edits.map((e: any) => e.newSource), [
+      "grid = {'estimator__max_depth': [1, 2], 'n_estimators': [5], 'ada__estimator__criterion': ['gini']}",
+      'ada.set_params(estimator=tree)\nsearch.fit(X, y)',
+    ]);
+  });
+  it('nothing for another message or when the notebook never spells the name', async () => {
+    assert.deepEqual(await invalidParameterPatches(notebookOf(['x = 1']), 0, ERR), []);
+    assert.deepEqual(await invalidParameterPatches(notebookOf(["g = {'base_estimator__d': [1]}"]), 0, { ename: 'ValueError', evalue: 'other' }), []);
   });
 });
