@@ -22,6 +22,8 @@ export interface LlmFixerDeps {
   /** Static findings no rule could fix: hints for the model. */
   findings: RuleFinding[];
   timeBudgetS: number;
+  /** --llm-max-tokens (default DEFAULT_MAX_TOKENS). */
+  maxTokens?: number;
 }
 
 const RETHINK = 'Earlier patches did not change the outcome. Rethink the root cause and rewrite the whole cell if needed.';
@@ -62,6 +64,7 @@ export function llmFixer(d: LlmFixerDeps): Fixer {
         context: context.text,
         allowedCells: [diagnosis.cell, ...(context.cellsShown ?? [])],
         forbiddenPaths: d.forbiddenPaths,
+        ...(d.maxTokens ? { maxTokens: d.maxTokens } : {}),
         ...(p.escalate ? { note: RETHINK } : {}),
       });
       p.emit({

@@ -43,7 +43,7 @@ export interface ModernizeOptions {
   outDir: string;
   notebookPath: string;
   /** null: rules only (the reason says why, e.g. no API key). The agent meters it against the spend cap. */
-  llm?: { provider: LlmProvider | null; reason: string; model?: string; providerName?: string };
+  llm?: { provider: LlmProvider | null; reason: string; model?: string; providerName?: string; /** --llm-max-tokens */ maxTokens?: number };
   budgets?: Partial<Budgets>;
   timeoutS?: number;
   cellTimeoutS?: number;
@@ -100,7 +100,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       original, work: bench.work, environment: env, budgets, startedAt: startedAt.getTime(), incremental, forbiddenPaths,
       fixers: [
         ruleFixer({ original, dataFiles, era, ...(symbols ? { symbols } : {}), ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}) }),
-        ...(provider ? [llmFixer({ provider, original, forbiddenPaths, findings: findings.filter((f) => !f.autoFixable), timeBudgetS: timeoutS, ...(opts.sandbox.data ? { dataDir: opts.sandbox.data.dir } : {}) })] : []),
+        ...(provider ? [llmFixer({ provider, original, forbiddenPaths, findings: findings.filter((f) => !f.autoFixable), timeBudgetS: timeoutS, ...(opts.sandbox.data ? { dataDir: opts.sandbox.data.dir } : {}), ...(opts.llm?.maxTokens ? { maxTokens: opts.llm.maxTokens } : {}) })] : []),
       ],
       spentUsd: () => spend.summary.costUsd,
       verifyLimits: { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) },

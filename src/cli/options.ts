@@ -104,3 +104,18 @@ export function budgetsFrom(values: Record<string, any>): { maxFixes?: number; s
     ...(maxWallS !== undefined ? { maxWallS } : {}),
   };
 }
+
+/** How long one LLM request may take and how long its reply may be: `modernize` and `audit --fix`. */
+export const LLM_TUNING_FLAGS = {
+  'llm-timeout': { type: 'string' },
+  'llm-max-tokens': { type: 'string' },
+} as const;
+
+export function llmTuningFrom(values: Record<string, any>): { timeoutMs?: number; maxTokens?: number } {
+  const timeoutS = positiveNumber(values['llm-timeout'], '--llm-timeout');
+  const maxTokens = positiveNumber(values['llm-max-tokens'], '--llm-max-tokens');
+  return {
+    ...(timeoutS !== undefined ? { timeoutMs: Math.round(timeoutS * 1000) } : {}),
+    ...(maxTokens !== undefined ? { maxTokens: Math.floor(maxTokens) } : {}),
+  };
+}

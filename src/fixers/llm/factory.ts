@@ -21,7 +21,10 @@ export interface LlmFlags {
   model?: string;
   /** A base URL flag/config value; overrides *_BASE_URL from the environment. */
   baseUrl?: string;
+  /** --llm-timeout S, in ms: per attempt (a local model on a CPU server needs more than the default 120 s). */
   timeoutMs?: number;
+  /** --llm-max-tokens N: the output limit of every request (both SDKs); the spend cap's worst case uses it too. */
+  maxTokens?: number;
   retry?: Partial<RetryPolicy>;
   /** --record-llm FILE */
   recordLlm?: string;
@@ -37,6 +40,8 @@ export interface ProviderChoice {
   model?: string;
   /** The base URL in use (never the key). */
   baseUrl?: string;
+  /** --llm-max-tokens, for the requests the fixer builds (the SDKs send it as max_tokens / max_completion_tokens). */
+  maxTokens?: number;
 }
 
 export const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
@@ -55,7 +60,7 @@ export function providerFromEnv(env: Env, flags: LlmFlags = {}): ProviderChoice 
 
   if (flags.replayLlm) {
     const provider = new ReplayProvider(flags.replayLlm);
-    return { provider, kind: 'replay', model: provider.model, reason: `replaying LLM answers from ${flags.replayLlm} (no network)` };
+    return { provider, kind: 'replay', model: provider.model, reason: `replaying LLM answers from ${flags.replayLlm} (no network)`, ...maxTokensOf(flags) };
   }
 
   const openaiKey = nonEmpty(env.OPENAI_API_KEY);
@@ -104,6 +109,11 @@ export function providerFromEnv(env: Env, flags: LlmFlags = {}): ProviderChoice 
     kind,
     model,
     ...(base ? { baseUrl: base } : {}),
-    reason: `LLM: ${kind} model ${model}${where} (${auth})${flags.recordLlm ? `, recording to ${flags.recordLlm}` : ''}`,
+    ...maxTokensOf(flags),
+    reason: `LLM: ${kind} model ${model}${where} (${auth})${flags.timeoutMs ? `, timeout ${flags.timeoutMs / 1000} s` : ''}${flags.recordLlm ? `, recording to ${flags.recordLlm}` : ''}`,
   };
+}
+
+function maxTokensOf(flags: LlmFlags): { maxTokens?: number } {
+  return flags.maxTokens ? { maxTokens: flags.maxTokens } : {};
 }

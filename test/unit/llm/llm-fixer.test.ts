@@ -74,3 +74,26 @@ test('a spend cap mid-way ends with a typed llm-error failure (budget), not an e
   assert.equal(s.requests.length, 1);
   assert.equal(tracker.summary.refusedCalls, 1);
 });
+
+test('--llm-timeout and --llm-max-tokens reach both SDKs through the flags', async () => {
+  const { llmTuningFrom } = await import('../../../src/cli/options.js');
+  const { providerFromEnv } = await import('../../../src/fixers/llm/factory.js');
+  const tuning = llmTuningFrom({ 'llm-timeout': '0.25', 'llm-max-tokens': '77' });
+  assert.deepEqual(tuning, { timeoutMs: 250, maxTokens: 77 });
+  assert.throws(() => llmTuningFrom({ 'llm-timeout': '0' }), /--llm-timeout must be a positive number/);
+  for (const kind of ['openai', 'anthropic'] as const) {
+    // A reply slower than the timeout: the request is abandoned after 0.25 s (no retries here).
+    const s = await standin({ delayMs: 5000, then: { reply: GOOD } }, { reply: GOOD });
+    const env = kind === 'openai' ? { OPENAI_BASE_URL: s.openaiBaseUrl } : { ANTHROPIC_BASE_URL: s.anthropicBaseUrl };
+    const choice = providerFromEnv(env, { llm: kind, ...tuning, retry: { maxRetries: 0 } });
+    assert.equal(choice.maxTokens, 77);
+    const input = { provider: choice.provider!, notebook: NB, fixType: 'error-repair' as const, targetCell: 1, context: await context(), maxTokens: choice.maxTokens! };
+    const slow = await proposePatch(input);
+    assert.equal(slow.failure?.kind, 'llm-error');
+    assert.equal(slow.failure?.llmKind, 'timeout', `${kind}: ${slow.failure?.message}`);
+    const ok = await proposePatch(input);
+    assert.equal(ok.failure, undefined);
+    assert.equal(s.requests.length, 2);
+    for (const r of s.requests) assert.equal(r.body.max_tokens, 77, `${kind} sends the flag's output limit`);
+  }
+});
