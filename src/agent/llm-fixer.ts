@@ -73,9 +73,12 @@ export function llmFixer(d: LlmFixerDeps): Fixer {
         prompt: context.text.slice(0, MAX_PROMPT_RECORDED),
         calls: res.calls.map((c) => ({ outcome: c.outcome, feedback: c.feedback, usage: c.usage, costUsd: c.costUsd, reply: c.reply })),
         ...(res.failure ? { failure: res.failure } : {}),
+        ...(res.viewed ? { viewed: res.viewed } : {}),
       });
       if (res.failure) {
-        for (const c of res.calls) if (c.outcome !== 'ok') p.emit({ type: 'rejected', source: 'llm', reason: c.feedback ?? c.outcome });
+        for (const c of res.calls) if (c.outcome === 'malformed' || c.outcome === 'invalid') p.emit({ type: 'rejected', source: 'llm', reason: c.feedback ?? c.outcome });
+        // The model's own "cannot be fixed faithfully because ...": its reason is the stop's detail.
+        if (res.failure.kind === 'declined') return { kind: 'stop', reason: 'model-declined', detail: `the model declined cell ${diagnosis.cell}: ${res.failure.message}` };
         if (res.failure.kind === 'llm-error') return { kind: 'stop', reason: res.failure.llmKind === 'budget' ? 'spend-cap' : 'llm-error', detail: res.failure.message };
         return { kind: 'stop', reason: 'no-fix-available', detail: `the model gave no valid patch after reflections: ${res.failure.message}` };
       }

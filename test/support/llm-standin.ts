@@ -6,6 +6,10 @@
  * It answers from a script: an ordered list of steps (a reply text, an HTTP error, a malformed
  * body, a delay, a dropped connection), one step per request whatever the endpoint, and records
  * every request it received. When the script runs out it answers 500 "standin script exhausted".
+ *
+ * `session(steps)` scopes a script to one test: the session has its own base URLs (a path prefix
+ * /s/<id>), its own script and its own request log, so a reply one test scripted but never used
+ * cannot answer another test's request.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -54,9 +58,25 @@ export interface StandinOptions {
   requireKey?: string;
 }
 
+/** One test's script and requests, reached through its own base URLs. */
+export class StandinSession {
+  readonly requests: StandinRequest[] = [];
+  readonly script: StandinStep[];
+
+  constructor(private readonly base: () => string, steps: StandinStep[]) {
+    this.script = [...steps];
+  }
+
+  get openaiBaseUrl(): string { return `${this.base()}/v1`; }
+  get anthropicBaseUrl(): string { return this.base(); }
+  push(...steps: StandinStep[]): void { this.script.push(...steps); }
+  get pending(): number { return this.script.length; }
+}
+
 export class LlmStandin {
   readonly requests: StandinRequest[] = [];
   private readonly script: StandinStep[];
+  private readonly sessions = new Map<string, StandinSession>();
   private server!: http.Server;
   port = 0;
 
@@ -83,6 +103,14 @@ export class LlmStandin {
   /** Base URL for the Anthropic SDK (it appends /v1/messages). */
   get anthropicBaseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** A script of its own for one test (see the header). */
+  session(steps: StandinStep[] = []): StandinSession {
+    const id = String(this.sessions.size + 1);
+    const session = new StandinSession(() => `http://127.0.0.1:${this.port}/s/${id}`, steps);
+    this.sessions.set(id, session);
+    return session;
   }
 
   /** Append steps to the script. */
@@ -118,7 +146,12 @@ export class LlmStandin {
     const api: StandinRequest['api'] = /\/chat\/completions$/.test(url) ? 'openai' : /\/messages$/.test(url) ? 'anthropic' : 'unknown';
     const auth = req.headers['authorization'];
     const apiKey = (req.headers['x-api-key'] as string | undefined) ?? (typeof auth === 'string' ? auth.replace(/^Bearer\s+/i, '') : undefined);
-    this.requests.push({ api, method: req.method ?? '', path: url, headers: req.headers, body, raw, at: Date.now(), ...(apiKey ? { apiKey } : {}) });
+    const record: StandinRequest = { api, method: req.method ?? '', path: url, headers: req.headers, body, raw, at: Date.now(), ...(apiKey ? { apiKey } : {}) };
+    this.requests.push(record);
+    const scoped = /^\/s\/(\d+)\//.exec(url);
+    const session = scoped ? this.sessions.get(scoped[1]!) : undefined;
+    if (scoped && !session) return this.json(res, 404, { error: { message: `standin: no session ${scoped[1]}` } });
+    session?.requests.push(record);
 
     if (req.method !== 'POST' || api === 'unknown') {
       return this.json(res, 404, { error: { message: `standin: no route ${req.method} ${url}` } });
@@ -126,7 +159,7 @@ export class LlmStandin {
     if (this.opts.requireKey !== undefined && apiKey !== this.opts.requireKey) {
       return this.error(res, api, 401, 'invalid api key');
     }
-    const step = this.script.shift();
+    const step = (session?.script ?? this.script).shift();
     if (!step) return this.error(res, api, 500, 'standin script exhausted');
     await this.serve(res, api, body, step, req);
   }

@@ -359,5 +359,8 @@ export function validationReflection(result: ValidationResult): string {
     'Your patch was rejected before running it:',
     ...result.reasons.map((r) => `- ${r}`),
     'Fix these problems and reply again in the same format (a short plan, then the complete new cell source in one ```python block).',
+    ...(result.problems.some((p) => p.kind === 'no-change')
+      ? ['If you think this cell needs no change, do not send it back unchanged: reply with the line GIVE_UP: <why, and where the problem lies>.']
+      : []),
   ].join('\n');
 }

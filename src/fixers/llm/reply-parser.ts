@@ -17,6 +17,11 @@
  *
  * Cell numbers are positions in notebook.cells (markdown cells count), as shown in the prompt.
  * Errors are precise and come with a `reflection` message to send back to the model.
+ *
+ * Besides a patch, a reply may be an ACTION (`replyAction`): `GIVE_UP: reason` (the model says the
+ * problem cannot be fixed faithfully; work on it stops) or `VIEW_CELL: N` (the model asks for a cell
+ * it was not shown). A reply with no code block that plainly asks for a cell counts as a request too:
+ * rejecting it as "no code block" only makes the model ask again.
  */
 import type { CellEdit, FixType, Patch, PatchSource } from '../../core/patch.js';
 
@@ -119,6 +124,39 @@ function patchOf(edits: CellEdit[], plan: string, opts: ParseReplyOptions, forma
     plan,
     patch: { fixType: opts.fixType, source: opts.source, edits, summary: summarize(plan, opts, cells) },
   };
+}
+
+export type ReplyAction =
+  | { kind: 'give-up'; reason: string }
+  | { kind: 'view'; cells: number[] };
+
+const GIVE_UP = /^[\s*_>#-]*GIVE[_ ]UP[*_]*\s*[:\-\u2013\u2014][*_]*\s*(.+)$/i;
+const VIEW_CELL = /^[\s*_>#-]*VIEW[_ ]CELLS?[*_]*\s*[:\-]?[*_]*\s*((?:\d+)(?:\s*(?:,|and|&)\s*\d+)*)\s*\.?\s*$/i;
+/** A plain-language request for a cell ("could you show me cell 95", "I need to see cells 3 and 95"). */
+const ASKS_FOR_CELL = /\b(?:show|see|share|provide|send|paste|view|need|give)\b[^.?\n]{0,40}?\bcells?\s*#?\s*((?:\d+)(?:\s*(?:,|and|&)\s*\d+)*)/i;
+
+function cellList(text: string): number[] {
+  return [...new Set((text.match(/\d+/g) ?? []).map(Number))];
+}
+
+/** A give-up or a request for cells, or undefined when the reply should be read as a patch. */
+export function replyAction(text: string): ReplyAction | undefined {
+  const s = scan(text);
+  const free = s.lines.filter((_, i) => !s.fenced[i]);
+  for (const l of free) {
+    const m = GIVE_UP.exec(l);
+    if (m) return { kind: 'give-up', reason: m[1]!.replace(/[*_`]+$/, '').trim() };
+  }
+  for (const l of free) {
+    const m = VIEW_CELL.exec(l);
+    if (m) return { kind: 'view', cells: cellList(m[1]!) };
+  }
+  // Only a reply that carries no code at all can be a plain request; one with code is read as a patch.
+  if (s.blocks.length === 0 && !s.lines.some((l) => SR_START.test(l))) {
+    const m = ASKS_FOR_CELL.exec(free.join('\n'));
+    if (m) return { kind: 'view', cells: cellList(m[1]!) };
+  }
+  return undefined;
 }
 
 export function parseReply(text: string, opts: ParseReplyOptions): ParsedReply {

@@ -97,3 +97,45 @@ test('--llm-timeout and --llm-max-tokens reach both SDKs through the flags', asy
     for (const r of s.requests) assert.equal(r.body.max_tokens, 77, `${kind} sends the flag's output limit`);
   }
 });
+
+test('GIVE_UP ends the fix at once with its reason: one call, no reflection', async () => {
+  const s = await standin({ reply: 'The notebook needs the 2016 weather file, which is not in the data.\nGIVE_UP: the input weather.csv is not in the data provided' }, { reply: GOOD });
+  const provider = new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s.openaiBaseUrl });
+  const r = await proposePatch({ provider, notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context() });
+  assert.equal(r.patch, undefined);
+  assert.deepEqual(r.failure, { kind: 'declined', message: 'the input weather.csv is not in the data provided' });
+  assert.deepEqual(r.calls.map((c) => c.outcome), ['declined']);
+  assert.equal(s.requests.length, 1);
+  assert.match(s.requests[0]!.body.messages[0].content, /GIVE_UP: <reason>/, 'the contract offers it');
+});
+
+test('a request for a cell is answered once with its source, then the fix is accepted (the cell may change)', async () => {
+  const nb = makeNotebook(['import pandas as pd', 'print(helper(2))', 'def helper(x):\n    return x * 2']);
+  const s = await standin(
+    { reply: 'To fix this I need to see cell 2, where helper is defined. Could you show me cell 2?' },
+    { reply: 'Plan: define helper before it is used.\n## === cell 1\n```python\ndef helper(x):\n    return x * 2\nprint(helper(2))\n```' },
+  );
+  const provider = new AnthropicProvider({ model: 'claude-haiku-4-5', apiKey: 'k', baseURL: s.anthropicBaseUrl });
+  const r = await proposePatch({ provider, notebook: nb, fixType: 'error-repair', targetCell: 1, context: 'cell 1 fails: NameError helper', allowedCells: [1], maxReflections: 0 });
+  assert.equal(r.failure, undefined, r.failure?.message);
+  assert.deepEqual(r.calls.map((c) => c.outcome), ['request', 'ok'], 'the request costs no reflection round (maxReflections 0)');
+  assert.deepEqual(r.viewed, [2]);
+  const answer = s.requests[1]!.body.messages.at(-1).content;
+  assert.match(answer, /## Cell 2\n```python\ndef helper\(x\):\n    return x \* 2\n```/);
+});
+
+test('asking again for a shown cell, or an unchanged cell twice, is a decline, not four wasted calls', async () => {
+  const s = await standin({ reply: 'VIEW_CELL: 0' }, { reply: 'VIEW_CELL: 0' }, { reply: GOOD });
+  const provider = new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s.openaiBaseUrl });
+  const r = await proposePatch({ provider, notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context() });
+  assert.deepEqual(r.calls.map((c) => c.outcome), ['request', 'declined']);
+  assert.equal(r.failure!.kind, 'declined');
+  assert.match(r.failure!.message, /asked for cell 0 again/);
+
+  const same = 'Plan: the cell is fine; the problem is elsewhere.\n```python\nX = train[["Pclass", "Fare"]].as_matrix()\n```';
+  const s2 = await standin({ reply: same }, { reply: same }, { reply: GOOD });
+  const r2 = await proposePatch({ provider: new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s2.openaiBaseUrl }), notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context() });
+  assert.deepEqual(r2.calls.map((c) => c.outcome), ['invalid', 'declined']);
+  assert.match(s2.requests[1]!.body.messages.at(-1).content, /reply with the line GIVE_UP/);
+  assert.match(r2.failure!.message, /returned cell 1 unchanged twice: the cell is fine/);
+});

@@ -99,3 +99,16 @@ test('search/replace: errors', () => {
   assert.match(err('<<<<<<< SEARCH\nx\n=======\nx\n>>>>>>> REPLACE'), /same text/);
   assert.match(err('<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```python\nz = 1\n```'), /mixes search\/replace blocks with a plain code block/);
 });
+
+test('replyAction: GIVE_UP and VIEW_CELL lines, a plain request for a cell, and replies that are patches', async () => {
+  const { replyAction } = await import('../../../src/fixers/llm/reply-parser.js');
+  assert.deepEqual(replyAction('It reads a file we do not have.\n\nGIVE_UP: weather.csv is not in the data'), { kind: 'give-up', reason: 'weather.csv is not in the data' });
+  assert.deepEqual(replyAction('**GIVE_UP:** the fix would change the model'), { kind: 'give-up', reason: 'the fix would change the model' });
+  assert.deepEqual(replyAction('VIEW_CELL: 3, 95'), { kind: 'view', cells: [3, 95] });
+  assert.deepEqual(replyAction('I need to see cells 12 and 40 before I can fix this.'), { kind: 'view', cells: [12, 40] });
+  assert.deepEqual(replyAction('Could you show me cell 95, where `f` is defined?'), { kind: 'view', cells: [95] });
+  // A patch whose plan mentions another cell is a patch; prose that merely says "give up" mid-line is not a give-up.
+  assert.equal(replyAction('Plan: as shown in cell 3, use to_numpy().\n```python\nx = 1\n```'), undefined);
+  assert.equal(replyAction('I would not give up: here is no code.'), undefined);
+  assert.equal(replyAction('```python\n# GIVE_UP: a comment in code\nx = 1\n```'), undefined, 'inside a fence it is code');
+});
