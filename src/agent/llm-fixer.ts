@@ -64,6 +64,7 @@ export function llmFixer(d: LlmFixerDeps): Fixer {
         context: context.text,
         allowedCells: [diagnosis.cell, ...(context.cellsShown ?? [])],
         forbiddenPaths: d.forbiddenPaths,
+        ...(p.runOrder ? { order: p.runOrder } : {}),
         ...(d.maxTokens ? { maxTokens: d.maxTokens } : {}),
         ...(p.escalate ? { note: RETHINK } : {}),
       });
@@ -74,6 +75,7 @@ export function llmFixer(d: LlmFixerDeps): Fixer {
         calls: res.calls.map((c) => ({ outcome: c.outcome, feedback: c.feedback, usage: c.usage, costUsd: c.costUsd, reply: c.reply })),
         ...(res.failure ? { failure: res.failure } : {}),
         ...(res.viewed ? { viewed: res.viewed } : {}),
+        context: { tokens: context.tokens, budgetTokens: context.budgetTokens, cellsShown: context.cellsShown, included: context.sections.filter((s) => s.included).map((s) => s.id), dropped: context.dropped },
       });
       if (res.failure) {
         for (const c of res.calls) if (c.outcome === 'malformed' || c.outcome === 'invalid') p.emit({ type: 'rejected', source: 'llm', reason: c.feedback ?? c.outcome });

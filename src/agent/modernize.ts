@@ -26,7 +26,8 @@ import { editsWriter, trajectoryWriter } from './trajectory.js';
 import { writeArtifacts } from './artifacts.js';
 import { DEFAULT_VERIFY_LIMITS, type VerifyLimits } from './generate-verify.js';
 import { readDataFacts } from './data-facts.js';
-import { reorderCells } from './execution-order.js';
+import { hasStructuralEdits, layoutCells, reorderCells } from './execution-order.js';
+import { deletedReason } from '../fixers/llm/index.js';
 import { storedErrors } from './stored-errors.js';
 import type { AgentEvent } from './events.js';
 import { KernelEnvironment } from './kernel-environment.js';
@@ -140,6 +141,13 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   const work = outcome?.work ?? original;
   const executed = outcome?.final?.executed;
   const artifacts = { report: final, original, outDir: opts.outDir, notebookPath: opts.notebookPath };
+  // Cells a patch inserted or deleted: the written notebook gets its real layout (the loop kept the numbers stable).
+  if (hasStructuralEdits(work, original.cells.length)) {
+    const laid = layoutCells(work, outcome?.runOrder);
+    const removed = work.cells.flatMap((_, i) => (deletedReason(work, i) !== undefined ? [i] : []));
+    const changedBy = new Map([...report.changedBy].flatMap(([cell, info]) => (laid.newIndex.has(cell) ? [[laid.newIndex.get(cell)!, info] as const] : [])));
+    return writeArtifacts({ ...artifacts, modernized: laid.notebook, executed: executed ? layoutCells(executed, outcome?.runOrder).notebook : undefined, changedBy, origin: laid.origin, removed });
+  }
   // An execution-order repair is written as the order itself: the cells are moved, so the notebook runs top to bottom.
   if (outcome?.runOrder) {
     const moved = reorderCells(work, outcome.runOrder);

@@ -38,6 +38,11 @@ after(async () => {
 });
 
 
+/** The run's trajectory.jsonl, one event a line. */
+function trajectoryOf(o: ModernizeOptions): any[] {
+  return fs.readFileSync(path.join(o.outDir, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
 /** One test's script: its replies answer only its own requests. */
 function script(...steps: StandinStep[]): StandinSession {
   return standin.session(steps);
@@ -159,11 +164,44 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.equal(llm.requests.length, 1, 'one call, no reflection round');
     assert.equal(llm.pending, 1);
     assert.equal(report.llm.calls, 1);
-    const events = fs.readFileSync(path.join(o.outDir, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = trajectoryOf(o);
     const call = events.find((e) => e.type === 'llm');
     assert.equal(call.failure.kind, 'declined');
     assert.deepEqual(call.calls.map((c: any) => c.outcome), ['declined']);
     assert.ok(!events.some((e) => e.type === 'rejected'), 'a decline is not a rejected patch');
     assert.equal(events.at(-1).type, 'stop');
+  });
+
+  it('a helper defined later is shown to the model, which moves its cell up; the written notebook has it in place', async () => {
+    // No rule can move it: the helper's cell reads `radii` (inside a function body), whose cell reads
+    // the failing cell's own result, so the run-order candidate finds no order that works.
+    const nb = withStoredOutputs(makeNotebook([
+      'import math',
+      'a = disc_area(2)\nprint(a)',
+      'radii = [1, a]',
+      'def disc_area(r):\n    return round(math.pi * r * r, 2)\n\ndef total_area():\n    return sum(disc_area(r) for r in radii)',
+      'print(total_area())',
+    ]), { 1: '12.57\n', 4: '499.53\n' });
+    const llm = script({
+      dynamic: (req: StandinRequest) => {
+        const prompt = req.body.messages.at(-1).content as string;
+        assert.match(prompt, /## Cell 3 \(defines disc_area; LATER in the notebook, it runs after cell 1\)\n```python\ndef disc_area\(r\):/, 'the later definition, with its source');
+        assert.match(prompt, /## Cell 2 \(uses a from cell 1; keep them compatible\)/, 'the cell reading what the target defines');
+        return { reply: 'Plan: disc_area is defined in cell 3, after its first use; run cell 3 first.\n## === move cell 3 before cell 1\n' };
+      },
+    });
+    const o = options('openai', llm);
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(llm.requests.length, 1);
+    assert.deepEqual(report.fixes.map((f) => [f.sourceKind, f.cells]), [['llm', [3]]]);
+    const written = JSON.parse(fs.readFileSync(report.artifacts.notebook, 'utf8'));
+    assert.deepEqual(written.cells.map((c: any) => (Array.isArray(c.source) ? c.source.join('') : c.source).split('\n')[0]),
+      ['import math', 'def disc_area(r):', 'a = disc_area(2)', 'radii = [1, a]', 'print(total_area())']);
+    const events = trajectoryOf(o);
+    const call = events.find((e) => e.type === 'llm');
+    assert.ok(call.context.included.includes('after:3') && call.context.included.includes('after:2'), JSON.stringify(call.context));
+    assert.deepEqual(call.context.dropped, []);
+    assert.deepEqual(events.find((e) => e.type === 'fix' && e.fix.sourceKind === 'llm').edits, [{ cell: 3, op: 'move', before: 1 }]);
   });
 });

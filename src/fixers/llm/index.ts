@@ -19,3 +19,4 @@ export {
   type PromptInput,
 } from './prompts.js';
 export { proposePatch, type ProposeCall, type ProposeInput, type ProposeResult } from './llm-fixer.js';
+export { codeCellIndices, deletedReason, patchedOrder, structureProblems, withPatchedSources } from './structure.js';

@@ -29,6 +29,8 @@ export interface ProposeInput {
   /** Cells the patch may change (default: any code cell; pass [target, ...context.cellsShown] to confine it). */
   allowedCells?: number[];
   forbiddenPaths?: string[];
+  /** The loop's run order (undefined: file order), for validating moves and deletes. */
+  order?: number[];
   maxReflections?: number;
   maxTokens?: number;
   temperature?: number;
@@ -136,6 +138,7 @@ export async function proposePatch(input: ProposeInput): Promise<ProposeResult> 
     const v = await validatePatch(parsed.patch, input.notebook, {
       ...(allowed ? { allowedCells: allowed } : {}),
       ...(input.forbiddenPaths ? { forbiddenPaths: input.forbiddenPaths } : {}),
+      ...(input.order ? { order: input.order } : {}),
     });
     if (!v.ok) {
       // The cell back unchanged: the model's way of saying this cell needs no change. Once it gets

@@ -25,6 +25,11 @@ exact current lines
 new lines
 >>>>>>> REPLACE
 
+To change the notebook's structure, use these sections (alone or with "## === cell N" sections; moves and deletes also go with search/replace blocks):
+## === insert before cell N      (or: insert after cell N) followed by exactly one \`\`\`python block: a NEW cell
+## === move cell N before cell M   no code block: cell N then runs just before cell M (e.g. a helper defined later that an earlier cell needs)
+## === delete cell N: <reason>   no code block; only for a cell whose computation no later cell uses and whose printed results do not matter
+
 Cell numbers are the ones in the "Cell N" headers of the context. Put no other code block in the reply.
 
 Instead of a fix you may reply with ONE of these lines alone:

@@ -112,3 +112,37 @@ test('replyAction: GIVE_UP and VIEW_CELL lines, a plain request for a cell, and 
   assert.equal(replyAction('I would not give up: here is no code.'), undefined);
   assert.equal(replyAction('```python\n# GIVE_UP: a comment in code\nx = 1\n```'), undefined, 'inside a fence it is code');
 });
+
+test('structural sections: insert before/after, move, delete with a reason, mixed with a replaced cell', () => {
+  const r = ok([
+    'Plan: f is defined later; run its cell first, add the missing import, drop the stale debug cell.',
+    '## === move cell 9 before cell 7',
+    '## === insert before cell 7',
+    '```python\nimport numpy as np\n```',
+    '## === insert after cell 7',
+    '```python\nprint(np.mean(res))\n```',
+    '## === delete cell 8: a leftover print of a variable that no longer exists',
+    '## === cell 7',
+    '```python\nres = f(np.arange(3))\n```',
+  ].join('\n'));
+  assert.equal(r.format, 'cell-sections');
+  assert.deepEqual(r.patch.edits, [
+    { cell: 9, op: 'move', before: 7 },
+    { cell: 7, op: 'insert', position: 'before', newSource: 'import numpy as np' },
+    { cell: 7, op: 'insert', position: 'after', newSource: 'print(np.mean(res))' },
+    { cell: 8, op: 'delete', reason: 'a leftover print of a variable that no longer exists' },
+    { cell: 7, op: 'replace', newSource: 'res = f(np.arange(3))' },
+  ]);
+  assert.equal(r.plan, 'Plan: f is defined later; run its cell first, add the missing import, drop the stale debug cell.');
+  // A move alone is a whole reply; with search/replace blocks too.
+  assert.deepEqual(ok('Plan: run the helper first.\n## === move cell 12 to before cell 3').patch.edits, [{ cell: 12, op: 'move', before: 3 }]);
+  assert.deepEqual(ok('## === move cell 5 before cell 2\ncell 2\n<<<<<<< SEARCH\nx = f(1)\n=======\nx = f(2)\n>>>>>>> REPLACE').patch.edits,
+    [{ cell: 2, op: 'search-replace', search: 'x = f(1)', replace: 'x = f(2)' }, { cell: 5, op: 'move', before: 2 }]);
+});
+
+test('structural sections: errors say what is wrong', () => {
+  assert.match(err('## === delete cell 4\n'), /needs a reason/);
+  assert.match(err('## === move cell 4 before cell 2\n```python\nx = 1\n```'), /takes no code block/);
+  assert.match(err('## === insert after cell 4\nno code here'), /"## === insert after cell 4" \(line 1\) has no ```python block/);
+  assert.match(err('## === insert after cell 4\n```python\n\n```'), /is empty/);
+});
