@@ -204,4 +204,26 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.deepEqual(call.context.dropped, []);
     assert.deepEqual(events.find((e) => e.type === 'fix' && e.fix.sourceKind === 'llm').edits, [{ cell: 3, op: 'move', before: 1 }]);
   });
+
+  it('insert and delete: a new cell runs before the one that needs it, a stray debug cell goes; diff and notebook show both', async () => {
+    const nb = withStoredOutputs(makeNotebook(['import math', 'print("debug", scratch_value)', 'print(sq(3) + math.floor(0.5))']), { 2: '9\n' });
+    const llm = script({ reply: [
+      'Plan: cell 1 prints a scratch name nothing defines (it printed nothing in the original run); sq was never defined.',
+      '## === delete cell 1: a debug print of a name no cell defines; it printed nothing in the original run',
+      '## === insert before cell 2',
+      '```python\ndef sq(x):\n    return x * x\n```',
+    ].join('\n') });
+    const o = options('anthropic', llm);
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(llm.requests.length, 1);
+    assert.deepEqual(report.fixes.map((f) => [f.sourceKind, f.cells]), [['llm', [1, 3]]]);
+    const written = JSON.parse(fs.readFileSync(report.artifacts.notebook, 'utf8'));
+    assert.deepEqual(written.cells.map((c: any) => (Array.isArray(c.source) ? c.source.join('') : c.source)), ['import math', 'def sq(x):\n    return x * x', 'print(sq(3) + math.floor(0.5))']);
+    assert.equal(written.cells[1].metadata.nbmodernize.changed, true);
+    assert.match(written.cells[2].outputs.map((x: any) => x.text).join(''), /^9/);
+    const diff = fs.readFileSync(report.artifacts.diff, 'utf8');
+    assert.match(diff, /a\/new cell 1[\s\S]*\+def sq\(x\):/);
+    assert.match(diff, /a\/deleted cell 1[\s\S]*-print\("debug", scratch_value\)/);
+  });
 });
