@@ -3,8 +3,8 @@
  * Listens on 127.0.0.1 (port 0 = any free port) and speaks, non-streaming:
  *   - OpenAI Chat Completions: POST {base}/v1/chat/completions
  *   - Anthropic Messages:      POST {base}/v1/messages
- * It answers from a script: an ordered list of steps (a reply text, an HTTP error, a malformed
- * body, a delay, a dropped connection), one step per request whatever the endpoint, and records
+ * It answers from a script: an ordered list of steps (a reply text and/or tool calls, an HTTP
+ * error, a malformed body, a delay, a dropped connection), one step per request whatever the endpoint, and records
  * every request it received. When the script runs out it answers 500 "standin script exhausted".
  *
  * `session(steps)` scopes a script to one test: the session has its own base URLs (a path prefix
@@ -17,6 +17,12 @@ import type { AddressInfo } from 'node:net';
 export type StandinStep =
   | {
       reply: string;
+      /**
+       * Tool calls to make (tool mode), in the request's wire format: OpenAI `tool_calls` with
+       * finish_reason "tool_calls", Anthropic `tool_use` blocks with stop_reason "tool_use".
+       * `reply` is the text said alongside ('' for none). Ids default to call_<request>_<k>.
+       */
+      toolCalls?: Array<{ name: string; input: Record<string, unknown>; id?: string }>;
       /** Model name to report (default: the model requested). */
       model?: string;
       /** Token counts to report (default: ~chars/4 of the request and the reply). */
@@ -190,14 +196,23 @@ export class LlmStandin {
     const model = step.model ?? body?.model ?? 'standin-model';
     const promptChars = JSON.stringify(body?.messages ?? []).length + JSON.stringify(body?.system ?? '').length;
     const input = step.usage?.input ?? Math.ceil(promptChars / 4);
-    const output = step.usage?.output ?? Math.ceil(step.reply.length / 4);
+    const calls = (step.toolCalls ?? []).map((c, k) => ({ ...c, id: c.id ?? `call_${this.requests.length}_${k}` }));
+    const output = step.usage?.output ?? Math.ceil((step.reply.length + JSON.stringify(calls).length * Number(calls.length > 0)) / 4);
     if (api === 'openai') {
       return this.json(res, 200, {
         id: `chatcmpl-standin-${this.requests.length}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: step.reply, refusal: null }, finish_reason: step.truncated ? 'length' : 'stop', logprobs: null }],
+        choices: [{
+          index: 0,
+          message: {
+            role: 'assistant', content: calls.length && !step.reply ? null : step.reply, refusal: null,
+            ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })) } : {}),
+          },
+          finish_reason: step.truncated ? 'length' : calls.length ? 'tool_calls' : 'stop',
+          logprobs: null,
+        }],
         usage: {
           prompt_tokens: input,
           completion_tokens: output,
@@ -213,8 +228,11 @@ export class LlmStandin {
       type: 'message',
       role: 'assistant',
       model,
-      content: [{ type: 'text', text: step.reply }],
-      stop_reason: step.truncated ? 'max_tokens' : 'end_turn',
+      content: [
+        ...(step.reply || !calls.length ? [{ type: 'text', text: step.reply }] : []),
+        ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.input })),
+      ],
+      stop_reason: step.truncated ? 'max_tokens' : calls.length ? 'tool_use' : 'end_turn',
       stop_sequence: null,
       usage: {
         input_tokens: Math.max(0, input - read - write),
