@@ -15,7 +15,7 @@ import { findBuiltEnvironment } from '../executor/environment/cache.js';
 import { loadSymbolIndex } from '../executor/environment/symbol-index.js';
 import type { SandboxRequest } from '../executor/types.js';
 import { fixNotebook, type RuleFinding } from '../fixers/rules/index.js';
-import { MeteredProvider, SpendTracker, type LlmProvider } from '../fixers/llm/index.js';
+import { MeteredProvider, SpendTracker, type LlmProvider, type ToolBudgets } from '../fixers/llm/index.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 import { eraFromRemovedApis, eraFromStoredOutputs, versionLessThan } from '../fixers/rules/era-evidence.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -44,7 +44,11 @@ export interface ModernizeOptions {
   outDir: string;
   notebookPath: string;
   /** null: rules only (the reason says why, e.g. no API key). The agent meters it against the spend cap. */
-  llm?: { provider: LlmProvider | null; reason: string; model?: string; providerName?: string; /** --llm-max-tokens */ maxTokens?: number };
+  llm?: {
+    provider: LlmProvider | null; reason: string; model?: string; providerName?: string;
+    /** --llm-max-tokens */ maxTokens?: number;
+    /** --llm-mode (default reply) and, for tools, the conversation's budgets. */ mode?: 'reply' | 'tools'; toolBudgets?: Partial<ToolBudgets>;
+  };
   budgets?: Partial<Budgets>;
   timeoutS?: number;
   cellTimeoutS?: number;
@@ -101,7 +105,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       original, work: bench.work, environment: env, budgets, startedAt: startedAt.getTime(), incremental, forbiddenPaths,
       fixers: [
         ruleFixer({ original, dataFiles, era, ...(symbols ? { symbols } : {}), ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}) }),
-        ...(provider ? [llmFixer({ provider, original, forbiddenPaths, findings: findings.filter((f) => !f.autoFixable), timeBudgetS: timeoutS, ...(opts.sandbox.data ? { dataDir: opts.sandbox.data.dir } : {}), ...(opts.llm?.maxTokens ? { maxTokens: opts.llm.maxTokens } : {}) })] : []),
+        ...(provider ? [llmFixer({ provider, original, forbiddenPaths, findings: findings.filter((f) => !f.autoFixable), timeBudgetS: timeoutS, ...(opts.sandbox.data ? { dataDir: opts.sandbox.data.dir } : {}), ...(opts.llm?.maxTokens ? { maxTokens: opts.llm.maxTokens } : {}), ...(opts.llm?.mode ? { mode: opts.llm.mode } : {}), ...(opts.llm?.toolBudgets ? { toolBudgets: opts.llm.toolBudgets } : {}) })] : []),
       ],
       spentUsd: () => spend.summary.costUsd,
       verifyLimits: { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) },

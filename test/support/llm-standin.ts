@@ -257,3 +257,17 @@ export class LlmStandin {
     res.end(JSON.stringify(body));
   }
 }
+
+/**
+ * Stand-ins for one test file: each call starts a fresh one with its own script (so no test's
+ * leftover replies reach another); all are stopped by the `after` hook given.
+ */
+export function standinFactory(after: (fn: () => Promise<void>) => void): (...steps: StandinStep[]) => Promise<LlmStandin> {
+  const servers: LlmStandin[] = [];
+  after(async () => { for (const s of servers) await s.stop(); });
+  return async (...steps) => {
+    const s = await LlmStandin.start(steps);
+    servers.push(s);
+    return s;
+  };
+}

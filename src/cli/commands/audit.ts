@@ -38,7 +38,7 @@ Options:
   --fix                  run the modernization loop on notebooks that do not reproduce as-is
   --no-llm               with --fix: rules only
   --llm openai|anthropic|none, --model NAME, --replay-llm FILE   with --fix: the LLM (see docs/llm.md)
-  --llm-timeout S, --llm-max-tokens N   with --fix: per request (defaults 120 s, 4096 tokens)
+  --llm-timeout S, --llm-max-tokens N, --llm-mode reply|tools   with --fix: as for modernize
   --max-fixes N, --max-spend USD, --max-wall S
                          with --fix: the agent's budgets per notebook, as for modernize
                          (defaults 16, 1.00, 3600; the spend cap is checked before each LLM call)
@@ -103,7 +103,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('audit takes exactly one INPUT (a directory, a notebook or a manifest)', 'see: nbmodernize audit --help');
   if (!values['out-dir']) throw new UsageError('audit needs --out-dir DIR');
-  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'llm-timeout', 'llm-max-tokens', 'max-fixes', 'max-spend', 'max-wall', 'spend-cap'].filter((f) => values[f] !== undefined && values[f] !== false);
+  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'llm-timeout', 'llm-max-tokens', 'llm-mode', 'max-fixes', 'max-spend', 'max-wall', 'spend-cap'].filter((f) => values[f] !== undefined && values[f] !== false);
   if (!values.fix && fixOnly.length) throw new UsageError(`--${fixOnly[0]} only applies with --fix`);
   const auditDir = path.resolve(ctx.cwd, values['out-dir']);
   const input = path.resolve(ctx.cwd, positionals[0]!);

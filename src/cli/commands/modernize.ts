@@ -33,6 +33,8 @@ LLM:
   --replay-llm FILE             answer from such a file, without the network
   --llm-timeout S               per request (default 120; a local model on a CPU may need more)
   --llm-max-tokens N            output limit of each reply (default 4096)
+  --llm-mode reply|tools        reply: one reply per fix (default); tools: the model views cells,
+                                inspects live values, tries patches, then submits or gives up
 Budgets:
   --max-fixes N (16)  --max-spend USD (1.00 per notebook)  --max-wall S (3600)
 Verdict:
@@ -92,7 +94,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       sandbox,
       outDir,
       notebookPath: nbPath,
-      llm: { provider, reason: choice.reason, model: choice.model, providerName: choice.provider ? choice.kind : undefined, ...(choice.maxTokens ? { maxTokens: choice.maxTokens } : {}) },
+      llm: { provider, reason: choice.reason, model: choice.model, providerName: choice.provider ? choice.kind : undefined, ...(choice.maxTokens ? { maxTokens: choice.maxTokens } : {}), ...(choice.mode ? { mode: choice.mode } : {}) },
       // The agent owns the policy: it meters the provider against the spend cap before each call.
       budgets: budgetsFrom(values),
       timeoutS: positiveNumber(values.timeout, '--timeout'),

@@ -25,6 +25,8 @@ export interface LlmFlags {
   timeoutMs?: number;
   /** --llm-max-tokens N: the output limit of every request (both SDKs); the spend cap's worst case uses it too. */
   maxTokens?: number;
+  /** --llm-mode tools|reply: a tool conversation, or one reply in the reply contract (default). */
+  mode?: string;
   retry?: Partial<RetryPolicy>;
   /** --record-llm FILE */
   recordLlm?: string;
@@ -42,6 +44,8 @@ export interface ProviderChoice {
   baseUrl?: string;
   /** --llm-max-tokens, for the requests the fixer builds (the SDKs send it as max_tokens / max_completion_tokens). */
   maxTokens?: number;
+  /** --llm-mode (default reply). */
+  mode?: 'reply' | 'tools';
 }
 
 export const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
@@ -57,6 +61,9 @@ export function providerFromEnv(env: Env, flags: LlmFlags = {}): ProviderChoice 
     throw new UsageError(`unknown --llm ${JSON.stringify(flags.llm)}`, 'use --llm openai, --llm anthropic or --llm none');
   }
   if (want === 'none') return { provider: null, kind: 'none', reason: 'rules only: --llm none was given' };
+  if (flags.mode !== undefined && flags.mode !== 'tools' && flags.mode !== 'reply') {
+    throw new UsageError(`unknown --llm-mode ${JSON.stringify(flags.mode)}`, 'use --llm-mode reply (one reply per fix, the default) or --llm-mode tools (a tool conversation)');
+  }
 
   if (flags.replayLlm) {
     const provider = new ReplayProvider(flags.replayLlm);
@@ -110,10 +117,11 @@ export function providerFromEnv(env: Env, flags: LlmFlags = {}): ProviderChoice 
     model,
     ...(base ? { baseUrl: base } : {}),
     ...maxTokensOf(flags),
-    reason: `LLM: ${kind} model ${model}${where} (${auth})${flags.timeoutMs ? `, timeout ${flags.timeoutMs / 1000} s` : ''}${flags.recordLlm ? `, recording to ${flags.recordLlm}` : ''}`,
+    reason: `LLM: ${kind} model ${model}${where} (${auth})${flags.mode === 'tools' ? ', tool mode' : ''}${flags.timeoutMs ? `, timeout ${flags.timeoutMs / 1000} s` : ''}${flags.recordLlm ? `, recording to ${flags.recordLlm}` : ''}`,
   };
 }
 
-function maxTokensOf(flags: LlmFlags): { maxTokens?: number } {
-  return flags.maxTokens ? { maxTokens: flags.maxTokens } : {};
+/** What the fixer takes from the flags for every request: the output limit and the mode. */
+function maxTokensOf(flags: LlmFlags): { maxTokens?: number; mode?: 'reply' | 'tools' } {
+  return { ...(flags.maxTokens ? { maxTokens: flags.maxTokens } : {}), ...(flags.mode === 'tools' ? { mode: 'tools' as const } : {}) };
 }

@@ -56,7 +56,8 @@ export interface ProposeCall {
 
 export interface ProposeResult {
   patch?: Patch;
-  format?: ReplyFormat;
+  /** How the patch came: a reply format, or `tool-edits` (submitted in the tool mode). */
+  format?: ReplyFormat | 'tool-edits';
   plan?: string;
   /** New source of each changed cell (edits applied). */
   newSources?: Map<number, string>;
@@ -64,7 +65,8 @@ export interface ProposeResult {
   /** Estimated tokens of the first prompt (system + context), for the report. */
   promptTokens: number;
   costUsd: number;
-  failure?: { kind: 'malformed' | 'invalid' | 'llm-error' | 'declined'; message: string; llmKind?: LlmErrorKind };
+  /** `budget`: the tool mode's calls, steps or spend ran out before a submit. */
+  failure?: { kind: 'malformed' | 'invalid' | 'llm-error' | 'declined' | 'budget'; message: string; llmKind?: LlmErrorKind };
   /** Cells the model asked for and was shown. */
   viewed?: number[];
 }

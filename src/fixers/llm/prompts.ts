@@ -67,8 +67,17 @@ The notebook runs, but its result differs from the ORIGINAL run (see "Target vs 
 - No leakage: never train on validation or test rows, never use test labels or ground truth.`,
 };
 
-export function systemPrompt(fixType: FixType): string {
-  return `${COMMON}\n\n${TASK[fixType]}\n\n${REPLY_CONTRACT}`;
+/** The tool mode's contract (instead of the reply contract): look, try, then submit or give up. */
+export const TOOL_CONTRACT = `## How to work (tools)
+You have tools over the notebook and its live kernel, which holds the state after the last run (up to the failing cell).
+- view_cell(n), search_notebook(text), list_data(): read the notebook and its data. inspect(name): a live value's type, shape, dtypes and head (read-only).
+- try_patch(edits): runs your edits in the kernel from the first changed cell and tells you the outcome and whether the outputs match the original run. Nothing is kept.
+- submit(edits, plan): your final answer. give_up(reason): when it cannot be fixed faithfully.
+Edits: {"op": "replace", "cell": N, "source": complete new source} | {"op": "search_replace", "cell": N, "search": exact lines, "replace": new lines} | {"op": "insert", "cell": N, "position": "before"|"after", "source": new cell} | {"op": "move", "cell": N, "before": M} | {"op": "delete", "cell": N, "reason": why}.
+Cell numbers are the ones in the "Cell N" headers. Be economical: every call costs; submit as soon as a try_patch shows the fix works.`;
+
+export function systemPrompt(fixType: FixType, mode: 'reply' | 'tools' = 'reply'): string {
+  return `${COMMON}\n\n${TASK[fixType]}\n\n${mode === 'tools' ? TOOL_CONTRACT : REPLY_CONTRACT}`;
 }
 
 export interface PromptInput {

@@ -1,7 +1,7 @@
 /** The propose/validate/reflect cycle through the real SDKs against the loopback stand-in. */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { LlmStandin, type StandinStep } from '../../support/llm-standin.js';
+import { standinFactory, type LlmStandin } from '../../support/llm-standin.js';
 import { OpenAiProvider } from '../../../src/fixers/llm/openai-provider.js';
 import { AnthropicProvider } from '../../../src/fixers/llm/anthropic-provider.js';
 import { MeteredProvider, SpendTracker } from '../../../src/fixers/llm/spend.js';
@@ -9,13 +9,7 @@ import { proposePatch } from '../../../src/fixers/llm/llm-fixer.js';
 import { buildContext } from '../../../src/fixers/context/builder.js';
 import { makeNotebook } from '../context/fixtures.js';
 
-const servers: LlmStandin[] = [];
-after(async () => { for (const s of servers) await s.stop(); });
-async function standin(...steps: StandinStep[]): Promise<LlmStandin> {
-  const s = await LlmStandin.start(steps);
-  servers.push(s);
-  return s;
-}
+const standin = standinFactory(after);
 
 const NB = makeNotebook([
   "import pandas as pd\ntrain = pd.read_csv('../input/train.csv')",
