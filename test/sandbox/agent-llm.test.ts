@@ -226,4 +226,49 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.match(diff, /a\/new cell 1[\s\S]*\+def sq\(x\):/);
     assert.match(diff, /a\/deleted cell 1[\s\S]*-print\("debug", scratch_value\)/);
   });
+
+  it('tool mode: the model inspects a live value, a try_patch fails, a second passes, it submits (OpenAI function calling)', async () => {
+    const nb = withStoredOutputs(makeNotebook(['import pandas as pd\nframe = pd.DataFrame({"Age": ["22", "38", "26"]})', 'print(frame.Age.mean())']), { 1: '28.666666666666668\n' });
+    const lastTool = (req: StandinRequest): string => req.body.messages.at(-1).content;
+    const edit = (source: string) => [{ op: 'replace', cell: 1, source }];
+    const llm = script(
+      { reply: '', toolCalls: [{ name: 'inspect', input: { name: 'frame' } }] },
+      { dynamic: (req) => {
+        assert.match(lastTool(req), /^frame: pandas\.core\.frame\.DataFrame\nshape: \[3, 1\]\ndtypes: Age:object\nhead:\n  Age\n0  22/, 'the live value, from the kernel');
+        return { reply: '', toolCalls: [{ name: 'try_patch', input: { edits: edit('print(frame.Age.astype(float).means())') } }] };
+      } },
+      { dynamic: (req) => {
+        assert.match(lastTool(req), /FAILED in cell 1: AttributeError/);
+        return { reply: '', toolCalls: [{ name: 'try_patch', input: { edits: edit('print(frame.Age.astype(float).mean())') } }] };
+      } },
+      { dynamic: (req) => {
+        assert.match(lastTool(req), /oracle \(stored-outputs\): MATCHES the original run/);
+        return { reply: '', toolCalls: [{ name: 'submit', input: { edits: edit('print(frame.Age.astype(float).mean())'), plan: 'Age holds strings: pandas 2 no longer averages them; cast to float first.' } }] };
+      } },
+    );
+    const o = options('openai', llm, { llm: { ...options('openai', llm).llm!, mode: 'tools' } });
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(llm.requests.length, 4);
+    assert.deepEqual(report.fixes.map((f) => [f.sourceKind, f.cells, f.summary]), [['llm', [1], 'Age holds strings: pandas 2 no longer averages them; cast to float first.']]);
+    const events = trajectoryOf(o);
+    const call = events.find((e) => e.type === 'llm');
+    assert.equal(call.mode, 'tools');
+    assert.deepEqual(call.tools.map((t: any) => [t.tool, t.ok]), [['inspect', true], ['try_patch', true], ['try_patch', true]]);
+    assert.ok(events.filter((e) => e.type === 'execution').length >= 4, 'the baseline, two trials and the run after the patch');
+  });
+
+  it('tool mode: give_up through the tool (Anthropic tool_use) stops with model-declined', async () => {
+    const nb = makeNotebook(['import pandas as pd', 'w = pd.read_pickle(lookup_path("weather"))\nprint(len(w))']);
+    const llm = script(
+      { reply: '', toolCalls: [{ name: 'list_data', input: {} }, { name: 'search_notebook', input: { text: 'lookup_path' } }] },
+      { reply: 'lookup_path is nowhere in the notebook.', toolCalls: [{ name: 'give_up', input: { reason: 'lookup_path and the weather pickle are not part of the notebook or its data' } }] },
+    );
+    const o = options('anthropic', llm, { llm: { ...options('anthropic', llm).llm!, mode: 'tools' } });
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.stopReason, 'model-declined', report.reason);
+    assert.match(report.reason, /lookup_path and the weather pickle are not part of the notebook/);
+    assert.equal(llm.requests.length, 2);
+    assert.match(JSON.stringify(llm.requests[1].body.messages.at(-1)), /cell 1 line 1: w = pd.read_pickle\(lookup_path/);
+  });
 });
