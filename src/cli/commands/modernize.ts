@@ -85,7 +85,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     ...llmTuningFrom(values),
   });
   const provider = choice.provider;
-  ctx.stderr(`${name}: ${provider ? `LLM ${choice.kind} ${choice.model ?? ''}` : choice.reason}\n`);
+  ctx.stderr(`${name}: ${provider ? `LLM ${choice.kind} ${choice.model ?? ''}${choice.mode === 'tools' ? ', tool mode' : ''}` : choice.reason}\n`);
 
   const progress = execProgress(ctx, name);
   let report;
