@@ -373,7 +373,9 @@ export async function validatePatch(patch: Patch, nb: Notebook, opts: ValidateOp
     problems.push(...(await contentProblems(old, src, cell, opts.forbiddenPaths)));
   }
   if (!applied.problems.length) problems.push(...(await structureProblems(nb, opts.order, patch.edits, applied.sources)));
-  const reasons = problems.map((p) => (p.cell >= 0 ? `cell ${p.cell}: ${p.message}` : p.message));
+  // A new cell's number (past the last) means nothing to the model: name it by where it goes.
+  const inserted = new Map([...insertedCells(nb, patch.edits)].map(([e, n]) => [n, e.op === 'insert' ? `the cell inserted ${e.position} cell ${e.cell}` : `cell ${n}`]));
+  const reasons = problems.map((p) => (p.cell >= 0 ? `${inserted.get(p.cell) ?? `cell ${p.cell}`}: ${p.message}` : p.message));
   return { ok: problems.length === 0, problems, reasons, newSources: applied.sources };
 }
 

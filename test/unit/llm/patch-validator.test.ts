@@ -155,6 +155,7 @@ test('structural edits: a later helper moved up, an insert, a harmless delete pa
   assert.deepEqual(await kindsOf([{ cell: 2, op: 'move', before: 2 }]), ['bad-move@2']);
   assert.deepEqual(await kindsOf([{ cell: 99, op: 'insert', position: 'after', newSource: 'x = 1' }]), ['unknown-cell@99']);
   assert.deepEqual(await kindsOf([{ cell: 4, op: 'insert', position: 'after', newSource: 'print x' }]), ['python2@6'], 'a new cell is checked like any other');
+  assert.match((await v([{ cell: 4, op: 'insert', position: 'after', newSource: 'print x' }])).reasons[0]!, /^the cell inserted after cell 4: line 1: `print x`/);
   assert.deepEqual(await kindsOf([{ cell: 3, op: 'delete', reason: 'r' }, { cell: 3, op: 'replace', newSource: 'x = 1' }]), ['bad-delete@3']);
   // A move touches the moved cell (allowedCells), not the one it goes before.
   assert.deepEqual(await kindsOf(move, { allowedCells: [2] }), ['cell-not-allowed@4']);
