@@ -225,6 +225,11 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     const diff = fs.readFileSync(report.artifacts.diff, 'utf8');
     assert.match(diff, /a\/new cell 1[\s\S]*\+def sq\(x\):/);
     assert.match(diff, /a\/deleted cell 1[\s\S]*-print\("debug", scratch_value\)/);
+    // Review replays changes cell by cell on the original: it says plainly that it cannot do structural ones yet.
+    const { readReviewInput } = await import('../../src/agent/review/changes.js');
+    const original = path.join(o.outDir, 'original.ipynb');
+    fs.writeFileSync(original, JSON.stringify(nb));
+    assert.throws(() => readReviewInput(o.outDir, { original }), /inserted, moved or deleted cells/);
   });
 
   it('tool mode: the model inspects a live value, a try_patch fails, a second passes, it submits (OpenAI function calling)', async () => {
