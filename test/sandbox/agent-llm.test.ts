@@ -276,4 +276,21 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.equal(llm.requests.length, 2);
     assert.match(JSON.stringify(llm.requests[1].body.messages.at(-1)), /cell 1 line 1: w = pd.read_pickle\(lookup_path/);
   });
+
+  it('tool mode on a server that refuses tools (400): the single-reply contract answers instead, for the rest of the notebook', async () => {
+    // Two errors only a model fixes (rules know neither typo).
+    const nb = withStoredOutputs(makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)', 'print(max(df.a).bit_lenght())']), { 1: '6\n', 2: '2\n' });
+    const llm = script(
+      { status: 400, message: 'this server does not support tools' },
+      reply('total = df.a.sum()\nprint(total)'),
+      reply('print(max(df.a).bit_length())'),
+    );
+    const o = options('openai', llm, { llm: { ...options('openai', llm).llm!, mode: 'tools' } });
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.deepEqual(llm.requests.map((r) => Boolean(r.body.tools)), [true, false, false], 'tools once; then replies only');
+    const events = trajectoryOf(o);
+    assert.ok(events.some((e) => e.type === 'rejected' && /tool mode refused by the server/.test(e.reason)));
+    assert.deepEqual(events.filter((e) => e.type === 'llm').map((e) => e.mode), ['reply', 'reply']);
+  });
 });
