@@ -38,6 +38,11 @@ after(async () => {
 });
 
 
+/** The same options with --llm-mode tools. */
+function toolMode(o: ModernizeOptions): ModernizeOptions {
+  return { ...o, llm: { ...o.llm!, mode: 'tools' } };
+}
+
 /** The run's trajectory.jsonl, one event a line. */
 function trajectoryOf(o: ModernizeOptions): any[] {
   return fs.readFileSync(path.join(o.outDir, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -251,7 +256,7 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
         return { reply: '', toolCalls: [{ name: 'submit', input: { edits: edit('print(frame.Age.astype(float).mean())'), plan: 'Age holds strings: pandas 2 no longer averages them; cast to float first.' } }] };
       } },
     );
-    const o = options('openai', llm, { llm: { ...options('openai', llm).llm!, mode: 'tools' } });
+    const o = toolMode(options('openai', llm));
     const report = await modernizeNotebook(nb, o);
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.equal(llm.requests.length, 4);
@@ -269,7 +274,7 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
       { reply: '', toolCalls: [{ name: 'list_data', input: {} }, { name: 'search_notebook', input: { text: 'lookup_path' } }] },
       { reply: 'lookup_path is nowhere in the notebook.', toolCalls: [{ name: 'give_up', input: { reason: 'lookup_path and the weather pickle are not part of the notebook or its data' } }] },
     );
-    const o = options('anthropic', llm, { llm: { ...options('anthropic', llm).llm!, mode: 'tools' } });
+    const o = toolMode(options('anthropic', llm));
     const report = await modernizeNotebook(nb, o);
     assert.equal(report.stopReason, 'model-declined', report.reason);
     assert.match(report.reason, /lookup_path and the weather pickle are not part of the notebook/);
@@ -285,7 +290,7 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
       reply('total = df.a.sum()\nprint(total)'),
       reply('print(max(df.a).bit_length())'),
     );
-    const o = options('openai', llm, { llm: { ...options('openai', llm).llm!, mode: 'tools' } });
+    const o = toolMode(options('openai', llm));
     const report = await modernizeNotebook(nb, o);
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.deepEqual(llm.requests.map((r) => Boolean(r.body.tools)), [true, false, false], 'tools once; then replies only');
