@@ -19,6 +19,10 @@ export function writeArtifacts(input: {
   changedBy: Map<number, { fixType: FixType; sources: string[] }>;
   outDir: string;
   notebookPath: string;
+  /** After cells were inserted or deleted: the working (= original for old cells) number of each written cell. */
+  origin?: Map<number, number>;
+  /** Cells a patch deleted (working numbers): they are in the diff, not in the notebook. */
+  removed?: number[];
 }): ModernizeReport {
   const { report, outDir } = input;
   const name = path.basename(input.notebookPath).replace(/\.ipynb$/i, '');
@@ -47,10 +51,12 @@ export function writeArtifacts(input: {
 
   const diffs: string[] = [];
   for (const cell of [...input.changedBy.keys()].sort((a, b) => a - b)) {
-    const before = sourceText(input.original.cells[cell]?.source);
+    const from = input.origin ? input.origin.get(cell) : cell;
+    const before = from !== undefined ? sourceText(input.original.cells[from]?.source) : '';
     const after = sourceText(input.modernized.cells[cell]?.source);
-    if (before !== after) diffs.push(cellDiff(cell, before, after));
+    if (before !== after) diffs.push(cellDiff(cell, before, after, from === undefined || from >= input.original.cells.length ? 'new cell' : 'cell'));
   }
+  for (const cell of input.removed ?? []) diffs.push(cellDiff(cell, sourceText(input.original.cells[cell]?.source), '', 'deleted cell'));
   const diffFile = path.join(outDir, 'changes.diff');
   writeFileAtomic(diffFile, diffs.join('\n'));
 

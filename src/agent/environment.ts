@@ -45,4 +45,6 @@ export interface Environment {
   runResult(state: RunState): RunResult;
   /** Name, versions and Python of the environment (the LLM's context, the report). */
   readonly description: Sandbox['environment'];
+  /** One live value described (type, shape, dtypes, head), by name only: the model's `inspect` tool. */
+  inspect?(name: string): Promise<string>;
 }

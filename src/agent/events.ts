@@ -26,7 +26,7 @@ export type AgentEvent =
   | { type: 'execution'; mode: RunMode; fromCell: number; status: RunStatus; cells: ExecutedCell[] }
   | { type: 'rerun'; why: string; kernel: string; unstable: string[] }
   | { type: 'diagnosis'; diagnosis: Diagnosis }
-  | { type: 'llm'; step: number; fixType: string; cell: number; promptTokens: number; costUsd: number; prompt?: string; calls: LlmCallRecord[]; failure?: { kind: string; message: string; llmKind?: string } }
+  | { type: 'llm'; step: number; fixType: string; cell: number; /** reply: one reply in the reply contract; tools: a tool conversation */ mode?: 'reply' | 'tools'; promptTokens: number; costUsd: number; prompt?: string; calls: LlmCallRecord[]; failure?: { kind: string; message: string; llmKind?: string }; /** cells the model asked for (VIEW_CELL) and was shown */ viewed?: number[]; context?: LlmContextRecord; /** the tool mode's steps: each tool call, its input and (cut) answer */ tools?: Array<{ tool: string; input: Record<string, unknown>; output: string; ok: boolean }> }
   | { type: 'candidate'; step: number; index: number; label: string; source: PatchSource; summary: string; edits: Edit[]; order?: number[]; outcome: TrialOutcome }
   | { type: 'verify'; step: number; cell: number; trials: TrialRecord[]; kept: number | null; stoppedBy?: string }
   | { type: 'fix'; fix: FixRecord; edits: Edit[]; changes: Array<{ cell: number; before: string; after: string }>; error?: { ename: string; evalue: string } }
@@ -43,6 +43,9 @@ export interface ExecutedCell {
   error?: { ename: string; evalue: string };
   state?: CellRecord['state'];
 }
+
+/** What the prompt's context held and what the token bound cut (section ids: `cell:N` earlier cells, `after:N` later ones). */
+export interface LlmContextRecord { tokens: number; budgetTokens: number; cellsShown: number[]; included: string[]; dropped: string[] }
 
 export interface LlmCallRecord { outcome: string; feedback?: string; usage: { inputTokens: number; outputTokens: number }; costUsd: number; reply?: string }
 

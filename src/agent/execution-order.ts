@@ -8,6 +8,7 @@
  */
 import type { Notebook } from '../core/notebook.js';
 import { analyzeNotebook, type NotebookDefUse } from '../fixers/python/defuse.js';
+import { codeCellIndices, deletedReason } from '../fixers/llm/structure.js';
 
 export interface OrderRepair {
   /** Code cell indices in the order to run them. */
@@ -17,9 +18,7 @@ export interface OrderRepair {
   why: string;
 }
 
-export function codeCellIndices(nb: Notebook): number[] {
-  return nb.cells.flatMap((c, i) => (c.cell_type === 'code' ? [i] : []));
-}
+export { codeCellIndices };
 
 /** Stored execution counts by cell index (cells never run, or without a count, absent). */
 export function storedCounts(nb: Notebook): Map<number, number> {
@@ -116,4 +115,41 @@ export function reorderCells(nb: Notebook, order: number[]): { notebook: Noteboo
   });
   for (let i = 0; i < nb.cells.length; i++) if (!newIndex.has(i)) newIndex.set(i, i);
   return { notebook: out, newIndex };
+}
+
+/**
+ * The written layout after structural edits (cells inserted, deleted, moved by a patch): the code
+ * cells in `order`, deleted ones left out, each original code cell with the markdown that stood
+ * above it (the author's explanation travels with its code), inserted cells bare, trailing
+ * markdown last. `origin` maps each new position to the working number (the diff and the marks).
+ */
+export function layoutCells(nb: Notebook, order: number[] | undefined): { notebook: Notebook; newIndex: Map<number, number>; origin: Map<number, number> } {
+  const code = order ?? codeCellIndices(nb);
+  const above = new Map<number, number[]>();
+  let pending: number[] = [];
+  nb.cells.forEach((c, i) => {
+    // An inserted cell (appended while the loop worked) has no markdown of its own.
+    if ((c.metadata as any)?.nbmodernize?.inserted) above.set(i, []);
+    else if (c.cell_type === 'code') {
+      above.set(i, pending);
+      pending = [];
+    } else pending.push(i);
+  });
+  const seq: number[] = [];
+  for (const i of code) {
+    seq.push(...(above.get(i) ?? []));
+    if (deletedReason(nb, i) === undefined) seq.push(i);
+  }
+  for (const i of codeCellIndices(nb)) if (!code.includes(i)) { seq.push(...(above.get(i) ?? [])); if (deletedReason(nb, i) === undefined) seq.push(i); }
+  seq.push(...pending);
+  const out = structuredClone(nb);
+  out.cells = seq.map((i) => structuredClone(nb.cells[i]!));
+  const newIndex = new Map(seq.map((old, k) => [old, k]));
+  const origin = new Map(seq.map((old, k) => [k, old]));
+  return { notebook: out, newIndex, origin };
+}
+
+/** Did a patch insert or delete cells (then the written notebook needs `layoutCells`)? */
+export function hasStructuralEdits(nb: Notebook, originalCells: number): boolean {
+  return nb.cells.length > originalCells || nb.cells.some((_, i) => deletedReason(nb, i) !== undefined);
 }

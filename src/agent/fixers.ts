@@ -31,6 +31,8 @@ export interface Problem {
   oracle: (s: RunState) => OracleVerdict;
   environment: Environment;
   emit: Emit;
+  /** Run a patch in the live kernel without keeping it (the tool mode's try_patch). */
+  trial?: (patch: Patch) => Promise<{ state: RunState; verdict: OracleVerdict }>;
 }
 
 export type Proposal =

@@ -60,6 +60,10 @@ export class KernelEnvironment implements Environment {
   get kernelName(): string { return this.session.kernelName; }
   get description(): Sandbox['environment'] { return this.sandbox.environment; }
 
+  inspect(name: string): Promise<string> {
+    return this.session.inspect(name);
+  }
+
   async run(req: RunRequest): Promise<RunState> {
     const { session: sess, sandbox: sb } = this;
     if (req.mode !== 'incremental') {

@@ -114,8 +114,15 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       const trigger = diagnosis.error ? { ename: diagnosis.error.ename, evalue: diagnosis.error.evalue } : undefined;
       let patch: Patch | undefined;
       let verified = false;
+      // The tool mode's try_patch: the patch on a copy of the code, run in the live kernel, not kept.
+      const base = state;
+      const trial = (patch: Patch) => bench.trying({ label: 'try_patch', patch }, async () => {
+        const s = await runner.reexecute(step, patch.edits.map((e) => e.cell), base, kernelStale);
+        kernelStale = true; // the kernel now holds the trial's state, not the kept code's
+        return { state: s, verdict: oracle(s) };
+      });
       for (const fixer of d.fixers) {
-        const p = await fixer.propose({ diagnosis, step, notebook: bench.work, state, runOrder: bench.runOrder, escalate: move.escalate, attempts: bench.attempts, isNew: bench.isNew, oracle, environment: env, emit });
+        const p = await fixer.propose({ diagnosis, step, notebook: bench.work, state, runOrder: bench.runOrder, escalate: move.escalate, attempts: bench.attempts, isNew: bench.isNew, oracle, environment: env, emit, trial });
         if (!p) continue;
         if (p.kind === 'stop') return done({ reason: p.reason, detail: p.detail });
         if (p.kind === 'patch') {

@@ -15,7 +15,7 @@ import { findBuiltEnvironment } from '../executor/environment/cache.js';
 import { loadSymbolIndex } from '../executor/environment/symbol-index.js';
 import type { SandboxRequest } from '../executor/types.js';
 import { fixNotebook, type RuleFinding } from '../fixers/rules/index.js';
-import { MeteredProvider, SpendTracker, type LlmProvider } from '../fixers/llm/index.js';
+import { MeteredProvider, SpendTracker, type LlmProvider, type ToolBudgets } from '../fixers/llm/index.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
 import { eraFromRemovedApis, eraFromStoredOutputs, versionLessThan } from '../fixers/rules/era-evidence.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -26,7 +26,8 @@ import { editsWriter, trajectoryWriter } from './trajectory.js';
 import { writeArtifacts } from './artifacts.js';
 import { DEFAULT_VERIFY_LIMITS, type VerifyLimits } from './generate-verify.js';
 import { readDataFacts } from './data-facts.js';
-import { reorderCells } from './execution-order.js';
+import { hasStructuralEdits, layoutCells, reorderCells } from './execution-order.js';
+import { deletedReason } from '../fixers/llm/index.js';
 import { storedErrors } from './stored-errors.js';
 import type { AgentEvent } from './events.js';
 import { KernelEnvironment } from './kernel-environment.js';
@@ -43,7 +44,11 @@ export interface ModernizeOptions {
   outDir: string;
   notebookPath: string;
   /** null: rules only (the reason says why, e.g. no API key). The agent meters it against the spend cap. */
-  llm?: { provider: LlmProvider | null; reason: string; model?: string; providerName?: string };
+  llm?: {
+    provider: LlmProvider | null; reason: string; model?: string; providerName?: string;
+    /** --llm-max-tokens */ maxTokens?: number;
+    /** --llm-mode (default reply) and, for tools, the conversation's budgets. */ mode?: 'reply' | 'tools'; toolBudgets?: Partial<ToolBudgets>;
+  };
   budgets?: Partial<Budgets>;
   timeoutS?: number;
   cellTimeoutS?: number;
@@ -100,7 +105,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
       original, work: bench.work, environment: env, budgets, startedAt: startedAt.getTime(), incremental, forbiddenPaths,
       fixers: [
         ruleFixer({ original, dataFiles, era, ...(symbols ? { symbols } : {}), ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}) }),
-        ...(provider ? [llmFixer({ provider, original, forbiddenPaths, findings: findings.filter((f) => !f.autoFixable), timeBudgetS: timeoutS, ...(opts.sandbox.data ? { dataDir: opts.sandbox.data.dir } : {}) })] : []),
+        ...(provider ? [llmFixer({ provider, original, forbiddenPaths, findings: findings.filter((f) => !f.autoFixable), timeBudgetS: timeoutS, ...(opts.sandbox.data ? { dataDir: opts.sandbox.data.dir } : {}), ...(opts.llm?.maxTokens ? { maxTokens: opts.llm.maxTokens } : {}), ...(opts.llm?.mode ? { mode: opts.llm.mode } : {}), ...(opts.llm?.toolBudgets ? { toolBudgets: opts.llm.toolBudgets } : {}) })] : []),
       ],
       spentUsd: () => spend.summary.costUsd,
       verifyLimits: { ...DEFAULT_VERIFY_LIMITS, ...(opts.verify ?? {}) },
@@ -140,6 +145,13 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   const work = outcome?.work ?? original;
   const executed = outcome?.final?.executed;
   const artifacts = { report: final, original, outDir: opts.outDir, notebookPath: opts.notebookPath };
+  // Cells a patch inserted or deleted: the written notebook gets its real layout (the loop kept the numbers stable).
+  if (hasStructuralEdits(work, original.cells.length)) {
+    const laid = layoutCells(work, outcome?.runOrder);
+    const removed = work.cells.flatMap((_, i) => (deletedReason(work, i) !== undefined ? [i] : []));
+    const changedBy = new Map([...report.changedBy].flatMap(([cell, info]) => (laid.newIndex.has(cell) ? [[laid.newIndex.get(cell)!, info] as const] : [])));
+    return writeArtifacts({ ...artifacts, modernized: laid.notebook, executed: executed ? layoutCells(executed, outcome?.runOrder).notebook : undefined, changedBy, origin: laid.origin, removed });
+  }
   // An execution-order repair is written as the order itself: the cells are moved, so the notebook runs top to bottom.
   if (outcome?.runOrder) {
     const moved = reorderCells(work, outcome.runOrder);

@@ -3,11 +3,11 @@
  * chose, what was tried, and the attempts so far (the LLM's history). Applying a patch here is the
  * only way the working notebook changes; each application goes out as one `fix` event.
  */
-import { sourceText, toLines, type Notebook } from '../core/notebook.js';
+import { sourceText, type Notebook } from '../core/notebook.js';
 import type { FixRecord } from '../core/modernize-report.js';
 import type { Patch } from '../core/patch.js';
 import type { AttemptSummary } from '../fixers/context/index.js';
-import { applyPatchEdits, syntaxProblems, validatePatch, type ValidationResult } from '../fixers/llm/index.js';
+import { applyPatchEdits, patchedOrder, syntaxProblems, validatePatch, withPatchedSources, type ValidationResult } from '../fixers/llm/index.js';
 import type { Emit } from './events.js';
 import { candidateKey, type Candidate } from './generate-verify.js';
 
@@ -32,14 +32,16 @@ export class Workbench {
     if (this.tried.has(candidateKey(c))) return false;
     if (c.order) return JSON.stringify(c.order) !== JSON.stringify(this.runOrder);
     const { sources } = applyPatchEdits(this.work, c.patch.edits);
-    return [...sources].some(([cell, src]) => sourceText(this.work.cells[cell].source) !== src);
+    if (patchedOrder(this.work, this.runOrder, c.patch.edits)) return true;
+    return [...sources].some(([cell, src]) => sourceText(this.work.cells[cell]?.source) !== src);
   };
 
   /** Runs `body` with a candidate applied, then puts the code back as it was. */
   async trying<T>(c: Candidate, body: () => Promise<T>): Promise<T> {
     const saved = { work: this.work, runOrder: this.runOrder };
-    this.work = withSources(this.work, applyPatchEdits(this.work, c.patch.edits).sources);
-    if (c.order) this.runOrder = c.order;
+    const order = c.order ?? patchedOrder(this.work, this.runOrder, c.patch.edits);
+    this.work = withPatchedSources(this.work, applyPatchEdits(this.work, c.patch.edits).sources, c.patch.edits);
+    if (order) this.runOrder = order;
     try {
       return await body();
     } finally {
@@ -51,12 +53,14 @@ export class Workbench {
   apply(patch: Patch, step: number, trigger: string, error?: { ename: string; evalue: string }, extra: Partial<FixRecord> & { order?: number[] } = {}): FixRecord {
     const { order, ...more } = extra;
     this.tried.add(candidateKey({ label: '', patch, ...(order ? { order } : {}) }));
-    if (order) this.runOrder = order;
+    // Structural edits (insert, move) change the run order; the cells keep their numbers.
+    const moved = patchedOrder(this.work, this.runOrder, patch.edits);
+    if (order ?? moved) this.runOrder = order ?? moved;
     const { sources } = applyPatchEdits(this.work, patch.edits);
-    const changes = [...sources].map(([cell, after]) => ({ cell, before: sourceText(this.work.cells[cell].source), after }));
-    this.work = withSources(this.work, sources);
+    const changes = [...sources].map(([cell, after]) => ({ cell, before: sourceText(this.work.cells[cell]?.source), after }));
+    this.work = withPatchedSources(this.work, sources, patch.edits);
     const source = patch.source.kind === 'rule' ? patch.source.ruleIds.join('+') : patch.source.model;
-    const cells = [...sources.keys()].sort((a, b) => a - b);
+    const cells = [...new Set([...sources.keys(), ...patch.edits.flatMap((e) => (e.op === 'move' ? [e.cell] : []))])].sort((a, b) => a - b);
     const fix: FixRecord = { step, type: patch.fixType, source, sourceKind: patch.source.kind, cell: cells[0] ?? -1, cells, summary: patch.summary, trigger, ...more };
     if (step > 0) {
       this.fixes += 1;
@@ -73,20 +77,13 @@ export class Workbench {
 
   /** Rules are trusted to be syntactically safe only in what they add; LLM patches were checked by proposePatch. */
   async check(patch: Patch, forbiddenPaths: string[]): Promise<ValidationResult> {
-    const check = await validatePatch(patch, this.work, { forbiddenPaths });
+    const check = await validatePatch(patch, this.work, { forbiddenPaths, ...(this.runOrder ? { order: this.runOrder } : {}) });
     if (check.ok || patch.source.kind !== 'rule') return check;
     // A rule may fix one Python 2 construct in a cell that still has others: judge it on what it added.
-    const stillBroken = await Promise.all(patch.edits.map(async (e) => (await syntaxProblems(sourceText(this.work.cells[e.cell].source), e.cell)).length > 0));
+    const stillBroken = await Promise.all(patch.edits.map(async (e) => (await syntaxProblems(sourceText(this.work.cells[e.cell]?.source), e.cell)).length > 0));
     check.problems = check.problems.filter((p) => !((p.kind === 'syntax' || p.kind === 'python2') && stillBroken.some(Boolean)));
     check.reasons = check.problems.map((p) => (p.cell >= 0 ? `cell ${p.cell}: ${p.message}` : p.message));
     check.ok = check.problems.length === 0;
     return check;
   }
-}
-
-/** A copy of the notebook with these cells' sources replaced. */
-function withSources(nb: Notebook, sources: Map<number, string>): Notebook {
-  const out = structuredClone(nb);
-  for (const [cell, src] of sources) out.cells[cell].source = toLines(src);
-  return out;
 }

@@ -104,3 +104,20 @@ export function budgetsFrom(values: Record<string, any>): { maxFixes?: number; s
     ...(maxWallS !== undefined ? { maxWallS } : {}),
   };
 }
+
+/** How long one LLM request may take and how long its reply may be: `modernize` and `audit --fix`. */
+export const LLM_TUNING_FLAGS = {
+  'llm-timeout': { type: 'string' },
+  'llm-max-tokens': { type: 'string' },
+  'llm-mode': { type: 'string' },
+} as const;
+
+export function llmTuningFrom(values: Record<string, any>): { timeoutMs?: number; maxTokens?: number; mode?: string } {
+  const timeoutS = positiveNumber(values['llm-timeout'], '--llm-timeout');
+  const maxTokens = positiveNumber(values['llm-max-tokens'], '--llm-max-tokens');
+  return {
+    ...(timeoutS !== undefined ? { timeoutMs: Math.round(timeoutS * 1000) } : {}),
+    ...(maxTokens !== undefined ? { maxTokens: Math.floor(maxTokens) } : {}),
+    ...(values['llm-mode'] !== undefined ? { mode: String(values['llm-mode']) } : {}),
+  };
+}

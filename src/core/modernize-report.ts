@@ -15,6 +15,7 @@ export const StopReason = z.enum([
   'no-progress', // the same error after two different patches, also after escalation
   'no-fix-available', // nothing proposed a patch (e.g. rules only and no rule applies)
   'llm-error',
+  'model-declined', // the model said the problem cannot be fixed faithfully (GIVE_UP: reason), or kept asking instead of answering
   'unfixable', // a diagnosis no fixer may address (e.g. library not available, missing inputs)
   'interrupted',
   'sandbox-error',

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { FixRecord, StopReason } from './modernize-report.js';
 
 const RunMode = z.enum(['full', 'incremental', 'final']);
-const Edits = z.array(z.looseObject({ cell: z.number().int(), op: z.enum(['replace', 'search-replace']) }));
+const Edits = z.array(z.looseObject({ cell: z.number().int(), op: z.enum(['replace', 'search-replace', 'insert', 'move', 'delete']) }));
 const ExecutedCell = z.looseObject({
   index: z.number().int(),
   status: z.string(),
@@ -25,7 +25,11 @@ export const TrajectoryEvent = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('execution'), mode: RunMode, fromCell: z.number().int(), status: z.string(), cells: z.array(ExecutedCell) }).describe('the cells this execution ran'),
   z.looseObject({ type: z.literal('rerun'), why: z.string(), kernel: z.string(), unstable: z.array(z.string()) }).describe('a second clean run (re-seeded kernel) to tell nondeterministic values from drift'),
   z.looseObject({ type: z.literal('diagnosis'), diagnosis: z.looseObject({ kind: z.enum(['done', 'fix']) }) }),
-  z.looseObject({ type: z.literal('llm'), step: z.number().int(), fixType: z.string(), cell: z.number().int(), promptTokens: z.number(), costUsd: z.number(), prompt: z.string().optional().describe('what the model was shown (the context, first 20000 characters)'), calls: z.array(z.looseObject({ outcome: z.string(), usage: z.looseObject({ inputTokens: z.number(), outputTokens: z.number() }), costUsd: z.number() })) }),
+  z.looseObject({ type: z.literal('llm'), step: z.number().int(), fixType: z.string(), cell: z.number().int(), promptTokens: z.number(), costUsd: z.number(), prompt: z.string().optional().describe('what the model was shown (the context, first 20000 characters)'), calls: z.array(z.looseObject({ outcome: z.string(), usage: z.looseObject({ inputTokens: z.number(), outputTokens: z.number() }), costUsd: z.number() })),
+    failure: z.looseObject({ kind: z.string(), message: z.string() }).optional().describe('kind "declined": the model gave up (GIVE_UP), message is its reason'),
+    viewed: z.array(z.number().int()).optional().describe('cells the model asked for (VIEW_CELL) and was shown'),
+    context: z.object({ tokens: z.number(), budgetTokens: z.number(), cellsShown: z.array(z.number().int()), included: z.array(z.string()), dropped: z.array(z.string()) }).optional()
+      .describe('what the prompt context held and what the token bound cut (section ids; cell:N earlier cells, after:N later ones)') }),
   z.looseObject({ type: z.literal('candidate'), step: z.number().int(), index: z.number().int(), label: z.string(), summary: z.string(), edits: Edits, outcome: z.looseObject({ rank: z.enum(['agrees', 'runs-drifts', 'error-moved', 'same-error']), detail: z.string() }) }).describe('one generate-and-verify trial'),
   z.looseObject({ type: z.literal('verify'), step: z.number().int(), cell: z.number().int(), trials: z.array(z.looseObject({ index: z.number().int(), label: z.string(), kept: z.boolean() })), kept: z.number().int().nullable() }),
   z.looseObject({ type: z.literal('fix'), fix: FixRecord, edits: Edits, changes: z.array(z.object({ cell: z.number().int(), before: z.string(), after: z.string() })), error: z.object({ ename: z.string(), evalue: z.string() }).optional() }).describe('a patch applied to the working notebook (step 0: the static pass)'),

@@ -113,6 +113,43 @@ class _Json:
     def __repr__(self):
         return _json.dumps(self.obj, default=str)
 
+def inspect_value(name, max_chars=3000):
+    # The model's inspect(name): a dotted name looked up (no call, no evaluation of code), described.
+    from IPython import get_ipython
+    ns = get_ipython().user_ns
+    parts = name.split('.')
+    if parts[0] not in ns:
+        return _Json('not defined in the kernel: %s' % parts[0])
+    v = ns[parts[0]]
+    for p in parts[1:]:
+        try:
+            v = getattr(v, p)
+        except Exception as e:
+            return _Json('%s has no attribute %s (%s)' % ('.'.join(parts[:parts.index(p)]), p, type(e).__name__))
+    try:
+        d = _describe(name, v)
+    except Exception:
+        d = {'name': name, 'type': type(v).__qualname__}
+    lines = ['%s: %s%s' % (name, (d['module'] + '.') if d.get('module') else '', d['type'])]
+    for k in ('shape', 'dtype', 'length', 'value'):
+        if k in d:
+            lines.append('%s: %s' % (k, d[k]))
+    if 'dtypes' in d:
+        lines.append('dtypes: ' + ', '.join('%s:%s' % kv for kv in d['dtypes'].items()))
+    mod = d.get('module', '')
+    try:
+        if mod.startswith('pandas') and hasattr(v, 'head'):
+            head = v.head(5).to_string()
+        elif mod.startswith('numpy'):
+            import numpy
+            head = numpy.array2string(v, threshold=20, edgeitems=3)
+        else:
+            head = repr(v)
+    except Exception as e:
+        head = '(no preview: %s)' % type(e).__name__
+    lines.append('head:\n' + (head if len(head) <= max_chars else head[:max_chars] + '...'))
+    return _Json('\n'.join(lines))
+
 def after_cell(collect_state=True):
     import time
     t0 = time.perf_counter()
@@ -146,4 +183,9 @@ export function probeInstallCode(): string {
 /** A user expression evaluated after each cell; its text/plain repr is JSON. */
 export function afterCellExpression(collectState: boolean): string {
   return `__import__('sys').modules[${JSON.stringify(PROBE_MODULE)}].after_cell(${collectState ? 'True' : 'False'})`;
+}
+
+/** A user expression describing one live value (type, shape, dtypes, head); its text/plain repr is that text as JSON. */
+export function inspectExpression(name: string): string {
+  return `__import__('sys').modules[${JSON.stringify(PROBE_MODULE)}].inspect_value(${JSON.stringify(name)})`;
 }

@@ -11,7 +11,7 @@ import { errorMessage } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { diskFullNote } from './disk-quota.js';
 import { JupyterClient, type ExecuteReply, type KernelHandle, type KernelLiveness } from './jupyter-client.js';
-import { afterCellExpression, probeInstallCode } from './kernel-probe.js';
+import { afterCellExpression, inspectExpression, probeInstallCode } from './kernel-probe.js';
 import { DEFAULT_OUTPUT_LIMITS, OutputCollector, stripAnsi, type OutputLimits } from './outputs.js';
 import type { Sandbox } from './types.js';
 
@@ -228,6 +228,23 @@ export class KernelSession {
       peakMemoryBytes: null,
       message,
     };
+  }
+
+  /**
+   * A description of one live value (the LLM's `inspect` tool): evaluated silently as a user
+   * expression (no output, no history, no execution count), by name lookup only, never code.
+   */
+  async inspect(name: string): Promise<string> {
+    if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(name)) return `not a name: ${JSON.stringify(name)} (give a variable, optionally with attributes: df, df.columns)`;
+    if (!this.alive) return 'the kernel is not running (its state is gone)';
+    const reply = await this.silent('', PROBE_TIMEOUT_MS, { [PROBE_KEY]: inspectExpression(name) });
+    const expr: any = reply?.userExpressions?.[PROBE_KEY];
+    if (expr?.status !== 'ok') return `could not inspect ${name}${expr?.ename ? `: ${expr.ename}: ${expr.evalue}` : ''}`;
+    try {
+      return String(JSON.parse(expr.data['text/plain']));
+    } catch {
+      return `could not inspect ${name}: unreadable answer`;
+    }
   }
 
   /** Peak RSS during the cell and the namespace summary after it; never fails the cell. */

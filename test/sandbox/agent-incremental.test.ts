@@ -48,8 +48,9 @@ const answer = {
 async function modernize(incremental: boolean) {
   const nb = makeNotebook(CELLS);
   (nb.cells[9] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '6\n' }];
-  standin.push(answer, answer, answer);
-  const choice = providerFromEnv({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: standin.openaiBaseUrl }, { llm: 'openai' });
+  // Each run its own script: replies one run leaves unused cannot answer the other's requests.
+  const session = standin.session([answer, answer, answer]);
+  const choice = providerFromEnv({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: session.openaiBaseUrl }, { llm: 'openai' });
   return modernizeNotebook(nb, {
     sandbox: testSandboxRequest({ kind: 'bwrap' }),
     outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-incr-')),

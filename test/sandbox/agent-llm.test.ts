@@ -2,7 +2,7 @@
  * The modernization loop with the LLM, end to end: real kernels in the real sandbox, the real
  * OpenAI and Anthropic SDKs talking HTTP to a loopback stand-in that answers from a script.
  */
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { modernizeNotebook, type ModernizeOptions } from '../../src/agent/modernize.js';
 import { ModernizeReport } from '../../src/core/modernize-report.js';
 import { providerFromEnv } from '../../src/fixers/llm/index.js';
-import { LlmStandin, type StandinRequest } from '../support/llm-standin.js';
+import { LlmStandin, type StandinRequest, type StandinSession, type StandinStep } from '../support/llm-standin.js';
 import { testSandboxRequest } from '../support/sandbox.js';
 import { makeNotebook } from '../support/notebooks.js';
 import type { Notebook } from '../../src/core/notebook.js';
@@ -38,10 +38,25 @@ after(async () => {
 });
 
 
-function options(kind: 'openai' | 'anthropic', extra: Partial<ModernizeOptions> = {}, capUsd = 1): ModernizeOptions {
+/** The same options with --llm-mode tools. */
+function toolMode(o: ModernizeOptions): ModernizeOptions {
+  return { ...o, llm: { ...o.llm!, mode: 'tools' } };
+}
+
+/** The run's trajectory.jsonl, one event a line. */
+function trajectoryOf(o: ModernizeOptions): any[] {
+  return fs.readFileSync(path.join(o.outDir, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+/** One test's script: its replies answer only its own requests. */
+function script(...steps: StandinStep[]): StandinSession {
+  return standin.session(steps);
+}
+
+function options(kind: 'openai' | 'anthropic', session: StandinSession, extra: Partial<ModernizeOptions> = {}, capUsd = 1): ModernizeOptions {
   const env = kind === 'openai'
-    ? { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: standin.openaiBaseUrl }
-    : { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: standin.anthropicBaseUrl };
+    ? { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: session.openaiBaseUrl }
+    : { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: session.anthropicBaseUrl };
   const choice = providerFromEnv(env, { llm: kind, retry: { baseDelayMs: 10, maxDelayMs: 50 } as any });
   assert.ok(choice.provider, choice.reason);
   // The agent meters the provider against its spend cap (checked before each call).
@@ -58,16 +73,10 @@ function options(kind: 'openai' | 'anthropic', extra: Partial<ModernizeOptions> 
 }
 
 describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', { timeout: 600_000 }, () => {
-  // One test's unconsumed scripted replies must never answer the next test's requests.
-  afterEach(() => {
-    standin.clearScript();
-  });
-
   it('fixes an error only an LLM can fix (OpenAI wire format) and reproduces', async () => {
     const nb = withStoredOutputs(makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']), { 1: '6\n' });
-    standin.push(reply('total = df.a.sum()\nprint(total)'));
-    const before = standin.requests.length;
-    const report = await modernizeNotebook(nb, options('openai'));
+    const llm = script(reply('total = df.a.sum()\nprint(total)'));
+    const report = await modernizeNotebook(nb, options('openai', llm));
     ModernizeReport.parse(report);
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.equal(report.stopReason, 'reproduced');
@@ -75,7 +84,7 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.deepEqual(report.fixes.map((f) => [f.type, f.sourceKind, f.cell]), [['error-repair', 'llm', 1]]);
     assert.equal(report.llm.calls, 1);
     assert.ok(report.llm.inputTokens > 0 && report.llm.outputTokens > 0);
-    const req = standin.requests[before];
+    const req = llm.requests[0];
     assert.equal(req.api, 'openai');
     const prompt = JSON.stringify(req.body);
     assert.match(prompt, /summ/, 'the failing cell is in the prompt');
@@ -91,14 +100,13 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
 
   it('recovers from a malformed reply (reflection) and a 429 (retry) with the Anthropic wire format', async () => {
     const nb = withStoredOutputs(makeNotebook(['values = [3, 1, 2]', 'print(sorted(values, reversed=True))']), { 1: '[3, 2, 1]\n' });
-    standin.push({ status: 429, retryAfter: 0, message: 'slow down' }, { reply: 'I would change the keyword, but here is no code block.' }, reply('print(sorted(values, reverse=True))'));
-    const before = standin.requests.length;
-    const report = await modernizeNotebook(nb, options('anthropic'));
+    const llm = script({ status: 429, retryAfter: 0, message: 'slow down' }, { reply: 'I would change the keyword, but here is no code block.' }, reply('print(sorted(values, reverse=True))'));
+    const report = await modernizeNotebook(nb, options('anthropic', llm));
     assert.equal(report.verdict, 'reproduced', report.reason);
-    assert.equal(standin.requests.length - before, 3, '429, malformed, good');
-    assert.equal(standin.requests[before].api, 'anthropic');
+    assert.equal(llm.requests.length, 3, '429, malformed, good');
+    assert.equal(llm.requests[0].api, 'anthropic');
     assert.equal(report.llm.calls, 2, 'the retried 429 is one call; the malformed reply and the good one are two');
-    const third = JSON.stringify(standin.requests[before + 2].body);
+    const third = JSON.stringify(llm.requests[2].body);
     assert.match(third, /python/i, 'the reflection tells the model what was wrong');
   });
 
@@ -107,13 +115,13 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     // budget however fast the machine is (a pure-CPU loop finished in time on a fast one).
     const slow = 'import time\ntotal = 0\nfor i in range(n):\n    time.sleep(0.25)\n    total += i % 7\nprint(total)';
     const nb = withStoredOutputs(makeNotebook(['n = 200', slow]), { 1: '594\n' });
-    standin.push({
+    const llm = script({
       dynamic: (req: StandinRequest) => {
         assert.match(JSON.stringify(req.body), /runtime/i, 'the runtime-reduction prompt');
         return reply('total = sum(range(7)) * (n // 7) + sum(range(n % 7))\nprint(total)', 'Plan: same result in closed form.');
       },
     });
-    const report = await modernizeNotebook(nb, options('openai', { timeoutS: 20 }));
+    const report = await modernizeNotebook(nb, options('openai', llm, { timeoutS: 20 }));
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.equal(report.baseline.status, 'budget-exceeded');
     assert.deepEqual(report.fixes.map((f) => f.type), ['runtime-reduction']);
@@ -126,14 +134,14 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
       'counts = [7, 2]',
       'print("ratio: %.2f" % (counts[0] / counts[1]))',
     ]), { 1: 'ratio: 3.00\n' });
-    standin.push({
+    const llm = script({
       dynamic: (req: StandinRequest) => {
         const body = JSON.stringify(req.body);
         assert.match(body, /3\.00/, 'the original value is in the prompt');
         return reply('print("ratio: %.2f" % (counts[0] // counts[1]))', 'Plan: the original ran with floor division.');
       },
     });
-    const report = await modernizeNotebook(nb, options('openai', { tolerance: 0.01 }));
+    const report = await modernizeNotebook(nb, options('openai', llm, { tolerance: 0.01 }));
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.deepEqual(report.fixes.map((f) => [f.type, f.sourceKind]), [['score-calibration', 'llm']]);
     assert.ok(report.comparisons.some((c) => c.original === 3 && c.new === 3));
@@ -142,12 +150,152 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
   it('stops with a recorded reason when the spend cap is reached', async () => {
     const nb = makeNotebook(['x = undefined_name + 1']);
     // Each reply is bad; the cap (tiny) is hit after the first call.
-    standin.push({ reply: 'no code', usage: { input: 400_000, output: 10 } }, { reply: 'no code' }, { reply: 'no code' }, { reply: 'no code' });
-    const before = standin.requests.length;
-    const report = await modernizeNotebook(nb, options('openai', {}, 0.0001));
+    const llm = script({ reply: 'no code', usage: { input: 400_000, output: 10 } }, { reply: 'no code' }, { reply: 'no code' }, { reply: 'no code' });
+    const report = await modernizeNotebook(nb, options('openai', llm, {}, 0.0001));
     assert.equal(report.verdict, 'not-reproduced');
     assert.equal(report.stopReason, 'spend-cap', report.reason);
-    assert.ok(standin.requests.length - before <= 1, 'no call is sent once the cap would be exceeded');
-    standin.clearScript();
+    assert.ok(llm.requests.length <= 1, 'no call is sent once the cap would be exceeded');
+  });
+
+  it('a give-up ends the work at once: model-declined, the reason in the report and the trajectory, no reflection', async () => {
+    const nb = makeNotebook(['import pandas as pd', 'weather = pd.read_pickle(lookup_path("weather-2016"))\nprint(len(weather))']);
+    // The second reply would be a (bad) patch: it must never be asked for, and it leaks into no other test.
+    const llm = script({ reply: 'The notebook needs the author\'s lookup_path helper and a pickle the data does not have.\nGIVE_UP: lookup_path and the weather pickle come from the author\'s machine; no input here provides them' }, reply('weather = []\nprint(0)'));
+    const o = options('anthropic', llm);
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.stopReason, 'model-declined', report.reason);
+    assert.equal(report.verdict, 'not-reproduced');
+    assert.match(report.reason, /the model declined cell 1: lookup_path and the weather pickle come from the author's machine/);
+    assert.equal(llm.requests.length, 1, 'one call, no reflection round');
+    assert.equal(llm.pending, 1);
+    assert.equal(report.llm.calls, 1);
+    const events = trajectoryOf(o);
+    const call = events.find((e) => e.type === 'llm');
+    assert.equal(call.failure.kind, 'declined');
+    assert.deepEqual(call.calls.map((c: any) => c.outcome), ['declined']);
+    assert.ok(!events.some((e) => e.type === 'rejected'), 'a decline is not a rejected patch');
+    assert.equal(events.at(-1).type, 'stop');
+  });
+
+  it('a helper defined later is shown to the model, which moves its cell up; the written notebook has it in place', async () => {
+    // No rule can move it: the helper's cell reads `radii` (inside a function body), whose cell reads
+    // the failing cell's own result, so the run-order candidate finds no order that works.
+    const nb = withStoredOutputs(makeNotebook([
+      'import math',
+      'a = disc_area(2)\nprint(a)',
+      'radii = [1, a]',
+      'def disc_area(r):\n    return round(math.pi * r * r, 2)\n\ndef total_area():\n    return sum(disc_area(r) for r in radii)',
+      'print(total_area())',
+    ]), { 1: '12.57\n', 4: '499.53\n' });
+    const llm = script({
+      dynamic: (req: StandinRequest) => {
+        const prompt = req.body.messages.at(-1).content as string;
+        assert.match(prompt, /## Cell 3 \(defines disc_area; LATER in the notebook, it runs after cell 1\)\n```python\ndef disc_area\(r\):/, 'the later definition, with its source');
+        assert.match(prompt, /## Cell 2 \(uses a from cell 1; keep them compatible\)/, 'the cell reading what the target defines');
+        return { reply: 'Plan: disc_area is defined in cell 3, after its first use; run cell 3 first.\n## === move cell 3 before cell 1\n' };
+      },
+    });
+    const o = options('openai', llm);
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(llm.requests.length, 1);
+    assert.deepEqual(report.fixes.map((f) => [f.sourceKind, f.cells]), [['llm', [3]]]);
+    const written = JSON.parse(fs.readFileSync(report.artifacts.notebook, 'utf8'));
+    assert.deepEqual(written.cells.map((c: any) => (Array.isArray(c.source) ? c.source.join('') : c.source).split('\n')[0]),
+      ['import math', 'def disc_area(r):', 'a = disc_area(2)', 'radii = [1, a]', 'print(total_area())']);
+    const events = trajectoryOf(o);
+    const call = events.find((e) => e.type === 'llm');
+    assert.ok(call.context.included.includes('after:3') && call.context.included.includes('after:2'), JSON.stringify(call.context));
+    assert.deepEqual(call.context.dropped, []);
+    assert.deepEqual(events.find((e) => e.type === 'fix' && e.fix.sourceKind === 'llm').edits, [{ cell: 3, op: 'move', before: 1 }]);
+  });
+
+  it('insert and delete: a new cell runs before the one that needs it, a stray debug cell goes; diff and notebook show both', async () => {
+    const nb = withStoredOutputs(makeNotebook(['import math', 'print("debug", scratch_value)', 'print(sq(3) + math.floor(0.5))']), { 2: '9\n' });
+    const llm = script({ reply: [
+      'Plan: cell 1 prints a scratch name nothing defines (it printed nothing in the original run); sq was never defined.',
+      '## === delete cell 1: a debug print of a name no cell defines; it printed nothing in the original run',
+      '## === insert before cell 2',
+      '```python\ndef sq(x):\n    return x * x\n```',
+    ].join('\n') });
+    const o = options('anthropic', llm);
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(llm.requests.length, 1);
+    assert.deepEqual(report.fixes.map((f) => [f.sourceKind, f.cells]), [['llm', [1, 3]]]);
+    const written = JSON.parse(fs.readFileSync(report.artifacts.notebook, 'utf8'));
+    assert.deepEqual(written.cells.map((c: any) => (Array.isArray(c.source) ? c.source.join('') : c.source)), ['import math', 'def sq(x):\n    return x * x', 'print(sq(3) + math.floor(0.5))']);
+    assert.equal(written.cells[1].metadata.nbmodernize.changed, true);
+    assert.match(written.cells[2].outputs.map((x: any) => x.text).join(''), /^9/);
+    const diff = fs.readFileSync(report.artifacts.diff, 'utf8');
+    assert.match(diff, /a\/new cell 1[\s\S]*\+def sq\(x\):/);
+    assert.match(diff, /a\/deleted cell 1[\s\S]*-print\("debug", scratch_value\)/);
+    // Review replays changes cell by cell on the original: it says plainly that it cannot do structural ones yet.
+    const { readReviewInput } = await import('../../src/agent/review/changes.js');
+    const original = path.join(o.outDir, 'original.ipynb');
+    fs.writeFileSync(original, JSON.stringify(nb));
+    assert.throws(() => readReviewInput(o.outDir, { original }), /inserted, moved or deleted cells/);
+  });
+
+  it('tool mode: the model inspects a live value, a try_patch fails, a second passes, it submits (OpenAI function calling)', async () => {
+    const nb = withStoredOutputs(makeNotebook(['import pandas as pd\nframe = pd.DataFrame({"Age": ["22", "38", "26"]})', 'print(frame.Age.mean())']), { 1: '28.666666666666668\n' });
+    const lastTool = (req: StandinRequest): string => req.body.messages.at(-1).content;
+    const edit = (source: string) => [{ op: 'replace', cell: 1, source }];
+    const llm = script(
+      { reply: '', toolCalls: [{ name: 'inspect', input: { name: 'frame' } }] },
+      { dynamic: (req) => {
+        assert.match(lastTool(req), /^frame: pandas\.core\.frame\.DataFrame\nshape: \[3, 1\]\ndtypes: Age:object\nhead:\n  Age\n0  22/, 'the live value, from the kernel');
+        return { reply: '', toolCalls: [{ name: 'try_patch', input: { edits: edit('print(frame.Age.astype(float).means())') } }] };
+      } },
+      { dynamic: (req) => {
+        assert.match(lastTool(req), /FAILED in cell 1: AttributeError/);
+        return { reply: '', toolCalls: [{ name: 'try_patch', input: { edits: edit('print(frame.Age.astype(float).mean())') } }] };
+      } },
+      { dynamic: (req) => {
+        assert.match(lastTool(req), /oracle \(stored-outputs\): MATCHES the original run/);
+        return { reply: '', toolCalls: [{ name: 'submit', input: { edits: edit('print(frame.Age.astype(float).mean())'), plan: 'Age holds strings: pandas 2 no longer averages them; cast to float first.' } }] };
+      } },
+    );
+    const o = toolMode(options('openai', llm));
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(llm.requests.length, 4);
+    assert.deepEqual(report.fixes.map((f) => [f.sourceKind, f.cells, f.summary]), [['llm', [1], 'Age holds strings: pandas 2 no longer averages them; cast to float first.']]);
+    const events = trajectoryOf(o);
+    const call = events.find((e) => e.type === 'llm');
+    assert.equal(call.mode, 'tools');
+    assert.deepEqual(call.tools.map((t: any) => [t.tool, t.ok]), [['inspect', true], ['try_patch', true], ['try_patch', true]]);
+    assert.ok(events.filter((e) => e.type === 'execution').length >= 4, 'the baseline, two trials and the run after the patch');
+  });
+
+  it('tool mode: give_up through the tool (Anthropic tool_use) stops with model-declined', async () => {
+    const nb = makeNotebook(['import pandas as pd', 'w = pd.read_pickle(lookup_path("weather"))\nprint(len(w))']);
+    const llm = script(
+      { reply: '', toolCalls: [{ name: 'list_data', input: {} }, { name: 'search_notebook', input: { text: 'lookup_path' } }] },
+      { reply: 'lookup_path is nowhere in the notebook.', toolCalls: [{ name: 'give_up', input: { reason: 'lookup_path and the weather pickle are not part of the notebook or its data' } }] },
+    );
+    const o = toolMode(options('anthropic', llm));
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.stopReason, 'model-declined', report.reason);
+    assert.match(report.reason, /lookup_path and the weather pickle are not part of the notebook/);
+    assert.equal(llm.requests.length, 2);
+    assert.match(JSON.stringify(llm.requests[1].body.messages.at(-1)), /cell 1 line 1: w = pd.read_pickle\(lookup_path/);
+  });
+
+  it('tool mode on a server that refuses tools (400): the single-reply contract answers instead, for the rest of the notebook', async () => {
+    // Two errors only a model fixes (rules know neither typo).
+    const nb = withStoredOutputs(makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)', 'print(max(df.a).bit_lenght())']), { 1: '6\n', 2: '2\n' });
+    const llm = script(
+      { status: 400, message: 'this server does not support tools' },
+      reply('total = df.a.sum()\nprint(total)'),
+      reply('print(max(df.a).bit_length())'),
+    );
+    const o = toolMode(options('openai', llm));
+    const report = await modernizeNotebook(nb, o);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.deepEqual(llm.requests.map((r) => Boolean(r.body.tools)), [true, false, false], 'tools once; then replies only');
+    const events = trajectoryOf(o);
+    assert.ok(events.some((e) => e.type === 'rejected' && /tool mode refused by the server/.test(e.reason)));
+    assert.deepEqual(events.filter((e) => e.type === 'llm').map((e) => e.mode), ['reply', 'reply']);
   });
 });

@@ -69,3 +69,45 @@ it('uses the LLM through OPENAI_BASE_URL, records the traffic, and replays it wi
   assert.deepEqual(second.fixes.map((f: any) => [f.type, f.cell]), first.fixes.map((f: any) => [f.type, f.cell]));
   assert.equal(fs.readFileSync(path.join(dir, 'replay', 'changes.diff'), 'utf8'), fs.readFileSync(path.join(dir, 'rec', 'changes.diff'), 'utf8'));
 });
+
+it('--llm-mode tools with --llm-max-tokens and --llm-timeout: a tool conversation (Anthropic) recorded, then replayed without the server', { timeout: 300_000 }, async () => {
+  const nb = makeNotebook(['import math', 'root = math.sqroot(16)', 'print(root)']);
+  (nb.cells[2] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '4.0\n' }];
+  const file = path.join(dir, 'tools.ipynb');
+  fs.writeFileSync(file, JSON.stringify(nb));
+  const bad = await runCli(['modernize', file, '--llm-mode', 'chat'], { env: NO_LLM_ENV });
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /unknown --llm-mode "chat"/);
+  const recording = path.join(dir, 'tools.jsonl');
+  const fix = [{ op: 'search_replace', cell: 1, search: 'math.sqroot', replace: 'math.sqrt' }];
+  const standin = await LlmStandin.start([
+    { reply: '', toolCalls: [{ name: 'view_cell', input: { n: 2 } }, { name: 'search_notebook', input: { text: 'root' } }] },
+    { reply: 'The typo sqroot.', toolCalls: [{ name: 'submit', input: { edits: fix, plan: 'math has sqrt, not sqroot.' } }] },
+  ]);
+  const flags = ['--sandbox', 'bwrap', '--llm-mode', 'tools', '--llm-max-tokens', '512', '--llm-timeout', '30', '--json'];
+  let first;
+  try {
+    const r = await runCli(['modernize', file, '--out-dir', path.join(dir, 'tools-rec'), '--llm', 'anthropic', '--record-llm', recording, ...flags], {
+      env: { ...NO_LLM_ENV, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: standin.anthropicBaseUrl },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /LLM anthropic claude-sonnet-4-6, tool mode/);
+    first = JSON.parse(r.stdout);
+    assert.equal(standin.requests.length, 2);
+    for (const q of standin.requests) {
+      assert.equal(q.body.max_tokens, 512);
+      assert.ok(q.body.tools.some((t: any) => t.name === 'try_patch'));
+    }
+    assert.match(JSON.stringify(standin.requests[1].body.messages.at(-1)), /cell 1 line 1: root = math.sqroot\(16\)/);
+  } finally {
+    await standin.stop();
+  }
+  assert.equal(first.verdict, 'reproduced');
+  assert.equal(first.llm.calls, 2);
+  const again = await runCli(['modernize', file, '--out-dir', path.join(dir, 'tools-replay'), '--replay-llm', recording, ...flags], { env: NO_LLM_ENV });
+  assert.equal(again.code, 0, again.stderr);
+  const second = JSON.parse(again.stdout);
+  assert.equal(second.verdict, 'reproduced');
+  assert.equal(second.llm.calls, 2);
+  assert.equal(fs.readFileSync(path.join(dir, 'tools-replay', 'changes.diff'), 'utf8'), fs.readFileSync(path.join(dir, 'tools-rec', 'changes.diff'), 'utf8'));
+});

@@ -3,9 +3,13 @@
  * Listens on 127.0.0.1 (port 0 = any free port) and speaks, non-streaming:
  *   - OpenAI Chat Completions: POST {base}/v1/chat/completions
  *   - Anthropic Messages:      POST {base}/v1/messages
- * It answers from a script: an ordered list of steps (a reply text, an HTTP error, a malformed
- * body, a delay, a dropped connection), one step per request whatever the endpoint, and records
+ * It answers from a script: an ordered list of steps (a reply text and/or tool calls, an HTTP
+ * error, a malformed body, a delay, a dropped connection), one step per request whatever the endpoint, and records
  * every request it received. When the script runs out it answers 500 "standin script exhausted".
+ *
+ * `session(steps)` scopes a script to one test: the session has its own base URLs (a path prefix
+ * /s/<id>), its own script and its own request log, so a reply one test scripted but never used
+ * cannot answer another test's request.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +17,12 @@ import type { AddressInfo } from 'node:net';
 export type StandinStep =
   | {
       reply: string;
+      /**
+       * Tool calls to make (tool mode), in the request's wire format: OpenAI `tool_calls` with
+       * finish_reason "tool_calls", Anthropic `tool_use` blocks with stop_reason "tool_use".
+       * `reply` is the text said alongside ('' for none). Ids default to call_<request>_<k>.
+       */
+      toolCalls?: Array<{ name: string; input: Record<string, unknown>; id?: string }>;
       /** Model name to report (default: the model requested). */
       model?: string;
       /** Token counts to report (default: ~chars/4 of the request and the reply). */
@@ -54,9 +64,25 @@ export interface StandinOptions {
   requireKey?: string;
 }
 
+/** One test's script and requests, reached through its own base URLs. */
+export class StandinSession {
+  readonly requests: StandinRequest[] = [];
+  readonly script: StandinStep[];
+
+  constructor(private readonly base: () => string, steps: StandinStep[]) {
+    this.script = [...steps];
+  }
+
+  get openaiBaseUrl(): string { return `${this.base()}/v1`; }
+  get anthropicBaseUrl(): string { return this.base(); }
+  push(...steps: StandinStep[]): void { this.script.push(...steps); }
+  get pending(): number { return this.script.length; }
+}
+
 export class LlmStandin {
   readonly requests: StandinRequest[] = [];
   private readonly script: StandinStep[];
+  private readonly sessions = new Map<string, StandinSession>();
   private server!: http.Server;
   port = 0;
 
@@ -83,6 +109,14 @@ export class LlmStandin {
   /** Base URL for the Anthropic SDK (it appends /v1/messages). */
   get anthropicBaseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** A script of its own for one test (see the header). */
+  session(steps: StandinStep[] = []): StandinSession {
+    const id = String(this.sessions.size + 1);
+    const session = new StandinSession(() => `http://127.0.0.1:${this.port}/s/${id}`, steps);
+    this.sessions.set(id, session);
+    return session;
   }
 
   /** Append steps to the script. */
@@ -118,7 +152,12 @@ export class LlmStandin {
     const api: StandinRequest['api'] = /\/chat\/completions$/.test(url) ? 'openai' : /\/messages$/.test(url) ? 'anthropic' : 'unknown';
     const auth = req.headers['authorization'];
     const apiKey = (req.headers['x-api-key'] as string | undefined) ?? (typeof auth === 'string' ? auth.replace(/^Bearer\s+/i, '') : undefined);
-    this.requests.push({ api, method: req.method ?? '', path: url, headers: req.headers, body, raw, at: Date.now(), ...(apiKey ? { apiKey } : {}) });
+    const record: StandinRequest = { api, method: req.method ?? '', path: url, headers: req.headers, body, raw, at: Date.now(), ...(apiKey ? { apiKey } : {}) };
+    this.requests.push(record);
+    const scoped = /^\/s\/(\d+)\//.exec(url);
+    const session = scoped ? this.sessions.get(scoped[1]!) : undefined;
+    if (scoped && !session) return this.json(res, 404, { error: { message: `standin: no session ${scoped[1]}` } });
+    session?.requests.push(record);
 
     if (req.method !== 'POST' || api === 'unknown') {
       return this.json(res, 404, { error: { message: `standin: no route ${req.method} ${url}` } });
@@ -126,7 +165,7 @@ export class LlmStandin {
     if (this.opts.requireKey !== undefined && apiKey !== this.opts.requireKey) {
       return this.error(res, api, 401, 'invalid api key');
     }
-    const step = this.script.shift();
+    const step = (session?.script ?? this.script).shift();
     if (!step) return this.error(res, api, 500, 'standin script exhausted');
     await this.serve(res, api, body, step, req);
   }
@@ -157,14 +196,23 @@ export class LlmStandin {
     const model = step.model ?? body?.model ?? 'standin-model';
     const promptChars = JSON.stringify(body?.messages ?? []).length + JSON.stringify(body?.system ?? '').length;
     const input = step.usage?.input ?? Math.ceil(promptChars / 4);
-    const output = step.usage?.output ?? Math.ceil(step.reply.length / 4);
+    const calls = (step.toolCalls ?? []).map((c, k) => ({ ...c, id: c.id ?? `call_${this.requests.length}_${k}` }));
+    const output = step.usage?.output ?? Math.ceil((step.reply.length + JSON.stringify(calls).length * Number(calls.length > 0)) / 4);
     if (api === 'openai') {
       return this.json(res, 200, {
         id: `chatcmpl-standin-${this.requests.length}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: step.reply, refusal: null }, finish_reason: step.truncated ? 'length' : 'stop', logprobs: null }],
+        choices: [{
+          index: 0,
+          message: {
+            role: 'assistant', content: calls.length && !step.reply ? null : step.reply, refusal: null,
+            ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })) } : {}),
+          },
+          finish_reason: step.truncated ? 'length' : calls.length ? 'tool_calls' : 'stop',
+          logprobs: null,
+        }],
         usage: {
           prompt_tokens: input,
           completion_tokens: output,
@@ -180,8 +228,11 @@ export class LlmStandin {
       type: 'message',
       role: 'assistant',
       model,
-      content: [{ type: 'text', text: step.reply }],
-      stop_reason: step.truncated ? 'max_tokens' : 'end_turn',
+      content: [
+        ...(step.reply || !calls.length ? [{ type: 'text', text: step.reply }] : []),
+        ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.input })),
+      ],
+      stop_reason: step.truncated ? 'max_tokens' : calls.length ? 'tool_use' : 'end_turn',
       stop_sequence: null,
       usage: {
         input_tokens: Math.max(0, input - read - write),
@@ -205,4 +256,18 @@ export class LlmStandin {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   }
+}
+
+/**
+ * Stand-ins for one test file: each call starts a fresh one with its own script (so no test's
+ * leftover replies reach another); all are stopped by the `after` hook given.
+ */
+export function standinFactory(after: (fn: () => Promise<void>) => void): (...steps: StandinStep[]) => Promise<LlmStandin> {
+  const servers: LlmStandin[] = [];
+  after(async () => { for (const s of servers) await s.stop(); });
+  return async (...steps) => {
+    const s = await LlmStandin.start(steps);
+    servers.push(s);
+    return s;
+  };
 }

@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NbmError, errorMessage } from '../../core/errors.js';
 import type { ModernizeReport } from '../../core/modernize-report.js';
-import type { LlmProvider } from '../../fixers/llm/index.js';
 import type { Budgets } from '../budgets.js';
 import type { AgentEvent } from '../events.js';
 import type { ModernizeOptions } from '../modernize.js';
@@ -22,7 +21,8 @@ import { classifyFailure } from './taxonomy.js';
 
 export interface FixSettings {
   /** The provider the loop uses (null = rules only) and why; the loop meters it against the spend cap. */
-  llm: { provider: LlmProvider | null; reason: string; model?: string; providerName?: string };
+  /** As for modernize (provider, --llm-max-tokens, --llm-mode). */
+  llm: NonNullable<ModernizeOptions['llm']>;
   budgets: Partial<Budgets>;
 }
 

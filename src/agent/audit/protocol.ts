@@ -20,7 +20,7 @@ export interface WorkerConfig {
   fix?: {
     /** Only the LLM-related variables (keys, base URLs) of the coordinator's environment. */
     llmEnv: Record<string, string | undefined>;
-    llmFlags: { llm?: string; noLlm?: boolean; model?: string; baseUrl?: string; replayLlm?: string };
+    llmFlags: { llm?: string; noLlm?: boolean; model?: string; baseUrl?: string; replayLlm?: string; timeoutMs?: number; maxTokens?: number; mode?: string };
     /** Per notebook, as for `modernize`: the agent enforces them (the spend cap before each call). */
     budgets: Partial<Budgets>;
   };

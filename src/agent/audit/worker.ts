@@ -81,7 +81,7 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
       const { providerFromEnv } = await import('../../fixers/llm/factory.js');
       const choice = providerFromEnv(c.fix.llmEnv, c.fix.llmFlags);
       fix = {
-        llm: { provider: choice.provider, reason: choice.reason, ...(choice.model ? { model: choice.model } : {}), providerName: choice.kind },
+        llm: { provider: choice.provider, reason: choice.reason, ...(choice.model ? { model: choice.model } : {}), providerName: choice.kind, ...(choice.maxTokens ? { maxTokens: choice.maxTokens } : {}), ...(choice.mode ? { mode: choice.mode } : {}) },
         budgets: c.fix.budgets,
       };
     }

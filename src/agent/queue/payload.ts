@@ -21,7 +21,7 @@ export interface QueueRunOptions {
   mode: 'baseline' | 'fix';
   sandbox: { kind: string; environment: string; project: 'notebook' | 'none' };
   /** --fix: the LLM choice and limits; API keys are the worker's own, never in the queue. */
-  fix?: { llmFlags: { llm?: string; noLlm?: boolean; model?: string; baseUrl?: string; replayLlm?: string }; budgets: Partial<Budgets> };
+  fix?: { llmFlags: { llm?: string; noLlm?: boolean; model?: string; baseUrl?: string; replayLlm?: string; timeoutMs?: number; maxTokens?: number; mode?: string }; budgets: Partial<Budgets> };
 }
 
 export interface QueueJobData {

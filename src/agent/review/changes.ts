@@ -70,6 +70,10 @@ export function readReviewInput(outDir: string, opts: { original?: string } = {}
   if (events.some((e) => e.type === 'fix' && String(e.fix?.source).includes('execution-order'))) {
     throw new UsageError('this modernization moved cells (an execution-order repair); review does not handle moved cells yet', 'read changes.diff instead');
   }
+  // A model's patch that inserted, moved or deleted cells: the same limit.
+  if (events.some((e) => e.type === 'fix' && (e.edits ?? []).some((x: any) => x.op === 'insert' || x.op === 'move' || x.op === 'delete'))) {
+    throw new UsageError('this modernization inserted, moved or deleted cells (a model\'s structural edit); review does not handle those yet', 'read changes.diff instead');
+  }
   return {
     outDir, name, originalPath, report,
     original: readNotebookFile(originalPath).notebook,

@@ -16,7 +16,7 @@ import { serveAuditWorker } from '../../agent/audit/worker.js';
 import { pct, formatDuration } from '../../agent/report/markdown.js';
 import type { CliContext } from '../context.js';
 import { buildProgress } from '../build-progress.js';
-import { BUDGET_FLAGS, budgetsFrom, parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
+import { BUDGET_FLAGS, budgetsFrom, LLM_TUNING_FLAGS, llmTuningFrom, parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
 import { QUEUE_FLAGS, QUEUE_HELP, queueSetup } from '../audit-queue.js';
 
 export const summary = 'reproducibility audit of a directory or manifest of notebooks';
@@ -38,6 +38,7 @@ Options:
   --fix                  run the modernization loop on notebooks that do not reproduce as-is
   --no-llm               with --fix: rules only
   --llm openai|anthropic|none, --model NAME, --replay-llm FILE   with --fix: the LLM (see docs/llm.md)
+  --llm-timeout S, --llm-max-tokens N, --llm-mode reply|tools   with --fix: as for modernize
   --max-fixes N, --max-spend USD, --max-wall S
                          with --fix: the agent's budgets per notebook, as for modernize
                          (defaults 16, 1.00, 3600; the spend cap is checked before each LLM call)
@@ -84,6 +85,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     llm: { type: 'string' },
     model: { type: 'string' },
     'replay-llm': { type: 'string' },
+    ...LLM_TUNING_FLAGS,
     ...BUDGET_FLAGS,
     // The old name of --max-spend (per notebook); kept so existing scripts keep their meaning.
     'spend-cap': { type: 'string' },
@@ -101,7 +103,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('audit takes exactly one INPUT (a directory, a notebook or a manifest)', 'see: nbmodernize audit --help');
   if (!values['out-dir']) throw new UsageError('audit needs --out-dir DIR');
-  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'max-fixes', 'max-spend', 'max-wall', 'spend-cap'].filter((f) => values[f] !== undefined && values[f] !== false);
+  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'llm-timeout', 'llm-max-tokens', 'llm-mode', 'max-fixes', 'max-spend', 'max-wall', 'spend-cap'].filter((f) => values[f] !== undefined && values[f] !== false);
   if (!values.fix && fixOnly.length) throw new UsageError(`--${fixOnly[0]} only applies with --fix`);
   const auditDir = path.resolve(ctx.cwd, values['out-dir']);
   const input = path.resolve(ctx.cwd, positionals[0]!);
@@ -145,6 +147,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       ...(values['no-llm'] ? { noLlm: true } : {}),
       ...(values.model ? { model: values.model as string } : {}),
       ...(values['replay-llm'] ? { replayLlm: path.resolve(ctx.cwd, values['replay-llm']) } : {}),
+      ...llmTuningFrom(values),
     };
     // Decide (and complain) here, once, before any worker starts.
     const choice = providerFromEnv(llmEnv, llmFlags);

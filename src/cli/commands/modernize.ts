@@ -7,7 +7,7 @@ import { providerFromEnv } from '../../fixers/llm/factory.js';
 import type { ExecEvent } from '../../executor/run-notebook.js';
 import type { CliContext } from '../context.js';
 import { execProgress, formatMs } from '../exec-progress.js';
-import { BUDGET_FLAGS, budgetsFrom, parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
+import { BUDGET_FLAGS, budgetsFrom, LLM_TUNING_FLAGS, llmTuningFrom, parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
 import { notebookInput } from '../notebook-input.js';
 
 export const summary = 'modernize a notebook until it reproduces in the fixed environment';
@@ -31,6 +31,10 @@ LLM:
   --base-url URL                OpenAI-compatible server (local models); or OPENAI_BASE_URL
   --record-llm FILE             write every request/response as JSONL
   --replay-llm FILE             answer from such a file, without the network
+  --llm-timeout S               per request (default 120; a local model on a CPU may need more)
+  --llm-max-tokens N            output limit of each reply (default 4096)
+  --llm-mode reply|tools        reply: one reply per fix (default); tools: the model views cells,
+                                inspects live values, tries patches, then submits or gives up
 Budgets:
   --max-fixes N (16)  --max-spend USD (1.00 per notebook)  --max-wall S (3600)
 Verdict:
@@ -52,6 +56,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'base-url': { type: 'string' },
     'record-llm': { type: 'string' },
     'replay-llm': { type: 'string' },
+    ...LLM_TUNING_FLAGS,
     ...BUDGET_FLAGS,
     'expected-score': { type: 'string' },
     metric: { type: 'string' },
@@ -77,9 +82,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     baseUrl: values['base-url'],
     recordLlm: values['record-llm'] ? path.resolve(ctx.cwd, values['record-llm']) : undefined,
     replayLlm: values['replay-llm'] ? path.resolve(ctx.cwd, values['replay-llm']) : undefined,
+    ...llmTuningFrom(values),
   });
   const provider = choice.provider;
-  ctx.stderr(`${name}: ${provider ? `LLM ${choice.kind} ${choice.model ?? ''}` : choice.reason}\n`);
+  ctx.stderr(`${name}: ${provider ? `LLM ${choice.kind} ${choice.model ?? ''}${choice.mode === 'tools' ? ', tool mode' : ''}` : choice.reason}\n`);
 
   const progress = execProgress(ctx, name);
   let report;
@@ -88,7 +94,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       sandbox,
       outDir,
       notebookPath: nbPath,
-      llm: { provider, reason: choice.reason, model: choice.model, providerName: choice.provider ? choice.kind : undefined },
+      llm: { provider, reason: choice.reason, model: choice.model, providerName: choice.provider ? choice.kind : undefined, ...(choice.maxTokens ? { maxTokens: choice.maxTokens } : {}), ...(choice.mode ? { mode: choice.mode } : {}) },
       // The agent owns the policy: it meters the provider against the spend cap before each call.
       budgets: budgetsFrom(values),
       timeoutS: positiveNumber(values.timeout, '--timeout'),

@@ -2,7 +2,8 @@
  * The curated context for one LLM call about one cell: the cell (and its traceback), the author's
  * markdown above it, the cells that define what it uses (def-use, transitively, bounded), the
  * runtime state of those names, the versions of what it imports, the data files, earlier
- * attempts, rule findings and target vs current result. Sections have priorities; when the token
+ * attempts, rule findings and target vs current result; and from AFTER the target, the cells
+ * defining names it uses that no earlier cell defines, and the cells reading what it defines. Sections have priorities; when the token
  * budget (~4 chars/token) is exceeded the lowest-priority sections are dropped first, and the
  * result says what was dropped and how big the prompt is.
  */
@@ -10,7 +11,7 @@ import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import type { Finding, FixType } from '../../core/patch.js';
 import type { CellError, CellRecord, VariableSummary } from '../../core/run-result.js';
-import { analyzeNotebook, type NotebookDefUse } from '../python/defuse.js';
+import { analyzeNotebook, consumerCells, type NotebookDefUse } from '../python/defuse.js';
 import { dependencyCells } from './dependencies.js';
 import type { DataFilePreview } from './data-files.js';
 import { estimateTokens, trimMiddle, trimTraceback } from './text.js';
@@ -62,6 +63,8 @@ export interface ContextInput {
   budgetTokens?: number;
   maxDepCells?: number;
   maxDepth?: number;
+  /** Later cells reading what the target defines, shown (low priority) so a change keeps them working; default 4. */
+  maxConsumerCells?: number;
 }
 
 export interface ContextSection {
@@ -212,8 +215,22 @@ export async function buildContext(input: ContextInput): Promise<BuiltContext> {
   }
   if (unresolved.length) {
     add('unresolved', 'Names used by the cell that no earlier cell defines', 86,
-      unresolved.map((u) => `- ${u.name}${u.definedLaterIn !== undefined ? ` (defined later, in cell ${u.definedLaterIn})` : ''}`).join('\n'));
+      unresolved.map((u) => `- ${u.name}${u.definedLaterIn !== undefined ? ` (defined later, in cell ${u.definedLaterIn}, shown below)` : ''}`).join('\n'));
   }
+  // Definitions that come LATER in the file: the model cannot reproduce a helper it cannot see, nor
+  // propose to run its cell first (a move) without it.
+  const later = new Map<number, string[]>();
+  for (const u of unresolved) if (u.definedLaterIn !== undefined) later.set(u.definedLaterIn, [...(later.get(u.definedLaterIn) ?? []), u.name]);
+  for (const [cell, names] of later) {
+    if (cell === t) continue;
+    add(`after:${cell}`, `Cell ${cell} (defines ${names.slice(0, 8).join(', ')}; LATER in the notebook, it runs after cell ${t})`, 84, fence(trimMiddle(cellSource(nb, cell), 2500)));
+  }
+  // The cells that read what the target defines: a change of a name, type or shape must suit them.
+  const shownAlready = new Set([...deps.map((d) => d.cell), ...later.keys()]);
+  consumerCells(du, t, input.maxConsumerCells ?? 4).forEach((c, k) => {
+    if (shownAlready.has(c.cell)) return;
+    add(`after:${c.cell}`, `Cell ${c.cell} (uses ${c.names.slice(0, 8).join(', ')} from cell ${t}; keep them compatible)`, 55 - k * 0.5, fence(trimMiddle(cellSource(nb, c.cell), 1500)));
+  });
 
   // Runtime state of the names the target uses.
   const target = du.byCell.get(t);
@@ -268,7 +285,7 @@ export async function buildContext(input: ContextInput): Promise<BuiltContext> {
   // Fit the budget: drop the lowest-priority optional sections first.
   // Reading order: environment and history first, then the cells in notebook order ending with
   // the target and its error, then what is known about its state and result.
-  const ORDER = ['versions', 'data', 'findings', 'attempts', 'cell:', 'markdown', 'target', 'error', 'unresolved', 'state', 'timing', 'target-outputs', 'target-result'];
+  const ORDER = ['versions', 'data', 'findings', 'attempts', 'cell:', 'markdown', 'target', 'error', 'unresolved', 'after:', 'state', 'timing', 'target-outputs', 'target-result'];
   const rankOf = (id: string): number => ORDER.findIndex((p) => (p.endsWith(':') ? id.startsWith(p) : id === p));
   const total = (): number => estimateTokens(sections.filter((s) => s.included).map((s) => s.text).join('\n\n'));
   const dropped: string[] = [];
@@ -291,6 +308,6 @@ export async function buildContext(input: ContextInput): Promise<BuiltContext> {
   const included = sections.filter((s) => s.included).sort((a, b) => rankOf(a.id) - rankOf(b.id) || a.id.localeCompare(b.id, 'en', { numeric: true }));
   const text = included.map((s) => s.text).join('\n\n') + '\n';
   const tokens = estimateTokens(text);
-  const cellsShown = [t, ...included.filter((s) => s.id.startsWith('cell:')).map((s) => Number(s.id.slice(5)))];
+  const cellsShown = [t, ...included.filter((s) => /^(cell|after):/.test(s.id)).map((s) => Number(s.id.split(':')[1]))];
   return { text, tokens, budgetTokens: budget, overBudget: tokens > budget, sections, dropped, cellsShown, unresolved };
 }

@@ -8,7 +8,8 @@ import { LlmError, httpError } from './errors.js';
 import { costOf } from './pricing.js';
 import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
 import { withRetry } from './retry.js';
-import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+import type { LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
+import { parseToolInput } from './provider-common.js';
 
 export interface AnthropicProviderOptions extends ProviderOptions {
   /** Mark the system block for prompt caching (default true). */
@@ -23,6 +24,8 @@ export interface AnthropicProviderOptions extends ProviderOptions {
 export class AnthropicProvider implements LlmProvider {
   readonly provider = 'anthropic';
   readonly model: string;
+  /** Messages API tool use (`tool_use` / `tool_result` blocks). */
+  readonly tools = true;
   private sdk?: { SDK: typeof Anthropic; client: Anthropic };
 
   constructor(private readonly opts: AnthropicProviderOptions) {
@@ -57,7 +60,8 @@ export class AnthropicProvider implements LlmProvider {
     const body: Anthropic.MessageCreateParamsNonStreaming = {
       model: this.model,
       system,
-      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      messages: toAnthropic(req.messages),
+      ...(req.tools?.length ? { tools: req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })) } : {}),
       max_tokens: req.maxTokens,
       ...(this.opts.sendTemperature ? ({ temperature: req.temperature } as Record<string, number>) : {}),
     };
@@ -77,6 +81,9 @@ export class AnthropicProvider implements LlmProvider {
       .filter((b: any) => b && b.type === 'text' && typeof b.text === 'string')
       .map((b: any) => b.text as string)
       .join('');
+    const toolCalls: LlmToolCall[] = msg.content
+      .filter((b: any) => b && b.type === 'tool_use')
+      .map((b: any) => ({ id: String(b.id), name: String(b.name), ...parseToolInput(b.input) }));
     const u: any = msg.usage ?? {};
     const read = Number(u.cache_read_input_tokens ?? 0) || 0;
     const write = Number(u.cache_creation_input_tokens ?? 0) || 0;
@@ -98,8 +105,28 @@ export class AnthropicProvider implements LlmProvider {
       latencyMs: now() - started,
       attempts,
       ...(msg.stop_reason === 'max_tokens' ? { truncated: true } : {}),
+      ...(toolCalls.length ? { toolCalls } : {}),
     };
   }
+}
+
+/** Tool turns as Anthropic wants them: tool_use blocks in the assistant turn, all its tool_result blocks in ONE user turn after it. */
+function toAnthropic(messages: LlmMessage[]): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [];
+  for (const m of messages) {
+    if (m.role === 'tool') {
+      const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content };
+      const prev = out[out.length - 1];
+      if (prev && prev.role === 'user' && Array.isArray(prev.content) && prev.content.every((b) => b.type === 'tool_result')) prev.content.push(block);
+      else out.push({ role: 'user', content: [block] });
+    } else if (m.role === 'assistant' && m.toolCalls?.length) {
+      out.push({ role: 'assistant', content: [
+        ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+        ...m.toolCalls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input })),
+      ] });
+    } else out.push({ role: m.role, content: m.content });
+  }
+  return out;
 }
 
 function toLlmError(err: unknown, Anthropic: typeof import('@anthropic-ai/sdk').default): unknown {

@@ -21,7 +21,12 @@ export interface LlmFlags {
   model?: string;
   /** A base URL flag/config value; overrides *_BASE_URL from the environment. */
   baseUrl?: string;
+  /** --llm-timeout S, in ms: per attempt (a local model on a CPU server needs more than the default 120 s). */
   timeoutMs?: number;
+  /** --llm-max-tokens N: the output limit of every request (both SDKs); the spend cap's worst case uses it too. */
+  maxTokens?: number;
+  /** --llm-mode tools|reply: a tool conversation, or one reply in the reply contract (default). */
+  mode?: string;
   retry?: Partial<RetryPolicy>;
   /** --record-llm FILE */
   recordLlm?: string;
@@ -37,6 +42,10 @@ export interface ProviderChoice {
   model?: string;
   /** The base URL in use (never the key). */
   baseUrl?: string;
+  /** --llm-max-tokens, for the requests the fixer builds (the SDKs send it as max_tokens / max_completion_tokens). */
+  maxTokens?: number;
+  /** --llm-mode (default reply). */
+  mode?: 'reply' | 'tools';
 }
 
 export const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
@@ -52,10 +61,13 @@ export function providerFromEnv(env: Env, flags: LlmFlags = {}): ProviderChoice 
     throw new UsageError(`unknown --llm ${JSON.stringify(flags.llm)}`, 'use --llm openai, --llm anthropic or --llm none');
   }
   if (want === 'none') return { provider: null, kind: 'none', reason: 'rules only: --llm none was given' };
+  if (flags.mode !== undefined && flags.mode !== 'tools' && flags.mode !== 'reply') {
+    throw new UsageError(`unknown --llm-mode ${JSON.stringify(flags.mode)}`, 'use --llm-mode reply (one reply per fix, the default) or --llm-mode tools (a tool conversation)');
+  }
 
   if (flags.replayLlm) {
     const provider = new ReplayProvider(flags.replayLlm);
-    return { provider, kind: 'replay', model: provider.model, reason: `replaying LLM answers from ${flags.replayLlm} (no network)` };
+    return { provider, kind: 'replay', model: provider.model, reason: `replaying LLM answers from ${flags.replayLlm} (no network)`, ...maxTokensOf(flags) };
   }
 
   const openaiKey = nonEmpty(env.OPENAI_API_KEY);
@@ -104,6 +116,12 @@ export function providerFromEnv(env: Env, flags: LlmFlags = {}): ProviderChoice 
     kind,
     model,
     ...(base ? { baseUrl: base } : {}),
-    reason: `LLM: ${kind} model ${model}${where} (${auth})${flags.recordLlm ? `, recording to ${flags.recordLlm}` : ''}`,
+    ...maxTokensOf(flags),
+    reason: `LLM: ${kind} model ${model}${where} (${auth})${flags.mode === 'tools' ? ', tool mode' : ''}${flags.timeoutMs ? `, timeout ${flags.timeoutMs / 1000} s` : ''}${flags.recordLlm ? `, recording to ${flags.recordLlm}` : ''}`,
   };
+}
+
+/** What the fixer takes from the flags for every request: the output limit and the mode. */
+function maxTokensOf(flags: LlmFlags): { maxTokens?: number; mode?: 'reply' | 'tools' } {
+  return { ...(flags.maxTokens ? { maxTokens: flags.maxTokens } : {}), ...(flags.mode === 'tools' ? { mode: 'tools' as const } : {}) };
 }

@@ -8,7 +8,8 @@ import { LlmError, httpError } from './errors.js';
 import { costOf } from './pricing.js';
 import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
 import { withRetry } from './retry.js';
-import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+import type { LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
+import { parseToolInput } from './provider-common.js';
 
 export interface OpenAiProviderOptions extends ProviderOptions {
   /**
@@ -31,6 +32,8 @@ const REASONING_MODEL = /^(o\d|gpt-5)/i;
 export class OpenAiProvider implements LlmProvider {
   readonly provider = 'openai';
   readonly model: string;
+  /** Function calling (Chat Completions `tools`); a compatible server without it answers 400, and the agent falls back to replies. */
+  readonly tools = true;
   private sdk?: { SDK: typeof OpenAI; client: OpenAI };
 
   constructor(private readonly opts: OpenAiProviderOptions) {
@@ -61,7 +64,8 @@ export class OpenAiProvider implements LlmProvider {
     const sendTemp = this.opts.sendTemperature ?? !REASONING_MODEL.test(this.model);
     const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
       model: this.model,
-      messages: [{ role: 'system', content: req.system }, ...req.messages.map((m) => ({ role: m.role, content: m.content }))],
+      messages: [{ role: 'system', content: req.system }, ...req.messages.map(toOpenAi)],
+      ...(req.tools?.length ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })) } : {}),
       ...(maxParam === 'max_tokens' ? { max_tokens: req.maxTokens } : { max_completion_tokens: req.maxTokens }),
       ...(sendTemp ? { temperature: req.temperature } : {}),
       ...(req.cacheKey && (this.opts.sendCacheKey ?? !this.opts.baseURL) ? { prompt_cache_key: req.cacheKey } : {}),
@@ -76,7 +80,10 @@ export class OpenAiProvider implements LlmProvider {
     }, retryPolicy(this.opts));
 
     const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
-    const text = choice?.message?.content;
+    const toolCalls: LlmToolCall[] = (choice?.message?.tool_calls ?? [])
+      .filter((c): c is OpenAI.Chat.ChatCompletionMessageFunctionToolCall => c?.type === 'function')
+      .map((c) => ({ id: c.id, name: c.function.name, ...parseToolInput(c.function.arguments) }));
+    const text = choice?.message?.content ?? (toolCalls.length ? '' : undefined);
     if (typeof text !== 'string') {
       throw new LlmError('malformed-reply', `openai: the reply has no message content (finish_reason ${JSON.stringify(choice?.finish_reason ?? null)})`, { provider: 'openai', attempts });
     }
@@ -98,8 +105,21 @@ export class OpenAiProvider implements LlmProvider {
       latencyMs: now() - started,
       attempts,
       ...(choice?.finish_reason === 'length' ? { truncated: true } : {}),
+      ...(toolCalls.length ? { toolCalls } : {}),
     };
   }
+}
+
+function toOpenAi(m: LlmMessage): OpenAI.Chat.ChatCompletionMessageParam {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content };
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.badInput ?? JSON.stringify(c.input) } })),
+    };
+  }
+  return { role: m.role, content: m.content };
 }
 
 function toLlmError(err: unknown, OpenAI: typeof import('openai').default): unknown {

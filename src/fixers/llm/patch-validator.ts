@@ -12,6 +12,7 @@ import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
 import { parsePython, walk, type SyntaxNode } from '../python/parser.js';
 import { maskIPythonLines } from '../python/ipython.js';
+import { insertedCells, structureProblems } from './structure.js';
 
 export type ProblemKind =
   | 'empty-patch'
@@ -27,7 +28,9 @@ export type ProblemKind =
   | 'hard-coded-score'
   | 'hard-coded-predictions'
   | 'install'
-  | 'network';
+  | 'network'
+  | 'bad-move'
+  | 'bad-delete';
 
 export interface Problem {
   cell: number;
@@ -40,6 +43,8 @@ export interface Problem {
 export interface ValidateOptions {
   /** Cells the patch may touch; default: every code cell. */
   allowedCells?: number[];
+  /** The run order the loop uses now (undefined: file order), for the def-use checks of moves and deletes. */
+  order?: number[];
   /** Files the notebook must never read (ground truth, test labels); matched by path and basename. */
   forbiddenPaths?: string[];
 }
@@ -64,11 +69,21 @@ const NETWORK_CALLS = /\b(urlopen|urlretrieve|get_file|fetch_openml|fetch_califo
 const SHELL_NETWORK = /\b(wget|curl|git\s+clone|kaggle|gdown|scp|rsync|ssh|ftp)\b/;
 const INSTALL = /\b(pip3?|python3?\s+-m\s+pip|conda|mamba|micromamba|apt(-get)?|easy_install|uv)\s+(install|add)\b|\beasy_install\b|\bsetup\.py\s+install\b/;
 
-/** Apply a patch's cell edits in order (a whole-cell replace, or a search/replace that needs exactly one match: exact, then ignoring trailing spaces). */
+/**
+ * Apply edits in order; search/replace needs exactly one match (exact, then ignoring trailing
+ * spaces). An inserted cell's source is under its new number (past the last cell, see
+ * structure.ts), a deleted cell's is empty; a move changes no source.
+ */
 export function applyPatchEdits(nb: Notebook, edits: CellEdit[]): { sources: Map<number, string>; problems: Problem[] } {
   const sources = new Map<number, string>();
   const problems: Problem[] = [];
+  const inserted = insertedCells(nb, edits);
   edits.forEach((e, k) => {
+    if (e.op === 'insert') {
+      sources.set(inserted.get(e)!, e.newSource);
+      return;
+    }
+    if (e.op === 'move') return; // checked by structureProblems
     const cell = nb.cells[e.cell];
     if (!cell) {
       problems.push({ cell: e.cell, kind: 'unknown-cell', message: `cell ${e.cell} does not exist (the notebook has cells 0-${nb.cells.length - 1})` });
@@ -76,6 +91,10 @@ export function applyPatchEdits(nb: Notebook, edits: CellEdit[]): { sources: Map
     }
     if (cell.cell_type !== 'code') {
       problems.push({ cell: e.cell, kind: 'not-code-cell', message: `cell ${e.cell} is a ${cell.cell_type} cell, not code` });
+      return;
+    }
+    if (e.op === 'delete') {
+      sources.set(e.cell, '');
       return;
     }
     const current = sources.get(e.cell) ?? sourceText(cell.source);
@@ -332,7 +351,9 @@ export async function validatePatch(patch: Patch, nb: Notebook, opts: ValidateOp
   const problems: Problem[] = [];
   if (!patch.edits.length) problems.push({ cell: -1, kind: 'empty-patch', message: 'the patch changes nothing' });
   if (opts.allowedCells) {
-    for (const c of new Set(patch.edits.map((e) => e.cell))) {
+    // An insert's anchor and a move's target are positions, not changes: only the cells whose code changes or moves count.
+    const touched = new Set(patch.edits.filter((e) => e.op !== 'insert').map((e) => e.cell));
+    for (const c of touched) {
       if (!opts.allowedCells.includes(c)) {
         problems.push({ cell: c, kind: 'cell-not-allowed', message: `cell ${c} may not be changed by this fix (allowed: ${opts.allowedCells.join(', ')})` });
       }
@@ -340,16 +361,21 @@ export async function validatePatch(patch: Patch, nb: Notebook, opts: ValidateOp
   }
   const applied = applyPatchEdits(nb, patch.edits);
   problems.push(...applied.problems);
+  const deleted = new Set(patch.edits.flatMap((e) => (e.op === 'delete' ? [e.cell] : [])));
   for (const [cell, src] of applied.sources) {
-    const old = sourceText(nb.cells[cell]!.source);
-    if (src === old) {
+    if (deleted.has(cell)) continue;
+    const old = sourceText(nb.cells[cell]?.source);
+    if (src === old && nb.cells[cell]) {
       problems.push({ cell, kind: 'no-change', message: `the new source of cell ${cell} is identical to the current one` });
       continue;
     }
     problems.push(...(await syntaxProblems(src, cell)));
     problems.push(...(await contentProblems(old, src, cell, opts.forbiddenPaths)));
   }
-  const reasons = problems.map((p) => (p.cell >= 0 ? `cell ${p.cell}: ${p.message}` : p.message));
+  if (!applied.problems.length) problems.push(...(await structureProblems(nb, opts.order, patch.edits, applied.sources)));
+  // A new cell's number (past the last) means nothing to the model: name it by where it goes.
+  const inserted = new Map([...insertedCells(nb, patch.edits)].map(([e, n]) => [n, e.op === 'insert' ? `the cell inserted ${e.position} cell ${e.cell}` : `cell ${n}`]));
+  const reasons = problems.map((p) => (p.cell >= 0 ? `${inserted.get(p.cell) ?? `cell ${p.cell}`}: ${p.message}` : p.message));
   return { ok: problems.length === 0, problems, reasons, newSources: applied.sources };
 }
 
@@ -359,5 +385,8 @@ export function validationReflection(result: ValidationResult): string {
     'Your patch was rejected before running it:',
     ...result.reasons.map((r) => `- ${r}`),
     'Fix these problems and reply again in the same format (a short plan, then the complete new cell source in one ```python block).',
+    ...(result.problems.some((p) => p.kind === 'no-change')
+      ? ['If you think this cell needs no change, do not send it back unchanged: reply with the line GIVE_UP: <why, and where the problem lies>.']
+      : []),
   ].join('\n');
 }

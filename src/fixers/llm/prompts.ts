@@ -25,7 +25,16 @@ exact current lines
 new lines
 >>>>>>> REPLACE
 
-Cell numbers are the ones in the "Cell N" headers of the context. Put no other code block in the reply.`;
+To change the notebook's structure, use these sections (alone or with "## === cell N" sections; moves and deletes also go with search/replace blocks):
+## === insert before cell N      (or: insert after cell N) followed by exactly one \`\`\`python block: a NEW cell
+## === move cell N before cell M   no code block: cell N then runs just before cell M (e.g. a helper defined later that an earlier cell needs)
+## === delete cell N: <reason>   no code block; only for a cell whose computation no later cell uses and whose printed results do not matter
+
+Cell numbers are the ones in the "Cell N" headers of the context. Put no other code block in the reply.
+
+Instead of a fix you may reply with ONE of these lines alone:
+VIEW_CELL: N        (or VIEW_CELL: 3, 95) to see cells you were not shown; they are sent to you once, then you answer.
+GIVE_UP: <reason>   when the problem cannot be fixed faithfully (an input or library this environment does not have, a fix that would change the results); work on it stops and the reason goes into the report.`;
 
 const COMMON = `You are the repair model of nbmodernize. You change the CODE of an old Kaggle competition notebook (written 2015-2019) so that it runs and reproduces its original results in ONE fixed, modern Python 3 environment.
 
@@ -58,8 +67,17 @@ The notebook runs, but its result differs from the ORIGINAL run (see "Target vs 
 - No leakage: never train on validation or test rows, never use test labels or ground truth.`,
 };
 
-export function systemPrompt(fixType: FixType): string {
-  return `${COMMON}\n\n${TASK[fixType]}\n\n${REPLY_CONTRACT}`;
+/** The tool mode's contract (instead of the reply contract): look, try, then submit or give up. */
+export const TOOL_CONTRACT = `## How to work (tools)
+You have tools over the notebook and its live kernel, which holds the state after the last run (up to the failing cell).
+- view_cell(n), search_notebook(text), list_data(): read the notebook and its data. inspect(name): a live value's type, shape, dtypes and head (read-only).
+- try_patch(edits): runs your edits in the kernel from the first changed cell and tells you the outcome and whether the outputs match the original run. Nothing is kept.
+- submit(edits, plan): your final answer. give_up(reason): when it cannot be fixed faithfully.
+Edits: {"op": "replace", "cell": N, "source": complete new source} | {"op": "search_replace", "cell": N, "search": exact lines, "replace": new lines} | {"op": "insert", "cell": N, "position": "before"|"after", "source": new cell} | {"op": "move", "cell": N, "before": M} | {"op": "delete", "cell": N, "reason": why}.
+Cell numbers are the ones in the "Cell N" headers. Be economical: every call costs; submit as soon as a try_patch shows the fix works.`;
+
+export function systemPrompt(fixType: FixType, mode: 'reply' | 'tools' = 'reply'): string {
+  return `${COMMON}\n\n${TASK[fixType]}\n\n${mode === 'tools' ? TOOL_CONTRACT : REPLY_CONTRACT}`;
 }
 
 export interface PromptInput {

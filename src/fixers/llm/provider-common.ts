@@ -25,3 +25,18 @@ export const NO_KEY = 'nbmodernize-no-key';
 export function retryPolicy(opts: ProviderOptions): RetryPolicy {
   return { ...DEFAULT_RETRY_POLICY, ...(opts.retry ?? {}) };
 }
+
+/** A tool call's arguments as an object; text that is not a JSON object is kept as `badInput` (the tool answers with an error). */
+export function parseToolInput(raw: unknown): { input: Record<string, unknown>; badInput?: string } {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) return { input: raw as Record<string, unknown> };
+  if (typeof raw === 'string') {
+    try {
+      const v = JSON.parse(raw || '{}');
+      if (v && typeof v === 'object' && !Array.isArray(v)) return { input: v };
+    } catch {
+      /* below */
+    }
+    return { input: {}, badInput: raw };
+  }
+  return { input: {}, badInput: JSON.stringify(raw ?? null) };
+}

@@ -24,13 +24,17 @@ export interface RecordEntry {
   error?: { kind: LlmErrorKind; message: string; status?: number };
 }
 
-/** Hash of what determines the answer: system, messages, maxTokens, temperature (not cacheKey). */
+/**
+ * Hash of what determines the answer: system, messages (with their tool calls), maxTokens,
+ * temperature and the tools' names (not cacheKey). A plain request hashes as it always did.
+ */
 export function requestHash(req: LlmRequest): string {
   const canonical = JSON.stringify({
     system: req.system,
-    messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: req.messages.map((m) => ({ role: m.role, content: m.content, toolCalls: m.toolCalls?.map((c) => ({ id: c.id, name: c.name, input: c.input })), toolCallId: m.toolCallId })),
     maxTokens: req.maxTokens,
     temperature: req.temperature,
+    tools: req.tools?.map((t) => t.name),
   });
   return crypto.createHash('sha256').update(canonical).digest('hex');
 }
@@ -44,6 +48,7 @@ export class RecordingProvider implements LlmProvider {
 
   get provider(): string { return this.inner.provider; }
   get model(): string { return this.inner.model; }
+  get tools(): boolean { return this.inner.tools === true; }
 
   async complete(req: LlmRequest): Promise<LlmResponse> {
     const base = {
@@ -114,7 +119,11 @@ export class ReplayProvider implements LlmProvider {
     this.used = this.entries.map(() => false);
     this.provider = this.entries[0]?.provider ?? 'replay';
     this.model = this.entries[0]?.model ?? 'replay';
+    // A recorded tool conversation replays as one.
+    this.tools = this.entries.some((e) => e.request.tools?.length);
   }
+
+  readonly tools: boolean;
 
   get remaining(): number {
     return this.used.filter((u) => !u).length;

@@ -17,6 +17,11 @@
  *
  * Cell numbers are positions in notebook.cells (markdown cells count), as shown in the prompt.
  * Errors are precise and come with a `reflection` message to send back to the model.
+ *
+ * Besides a patch, a reply may be an ACTION (`replyAction`): `GIVE_UP: reason` (the model says the
+ * problem cannot be fixed faithfully; work on it stops) or `VIEW_CELL: N` (the model asks for a cell
+ * it was not shown). A reply with no code block that plainly asks for a cell counts as a request too:
+ * rejecting it as "no code block" only makes the model ask again.
  */
 import type { CellEdit, FixType, Patch, PatchSource } from '../../core/patch.js';
 
@@ -37,6 +42,10 @@ export type ParsedReply =
 const PY_LANGS = new Set(['', 'python', 'py', 'python3', 'py3', 'ipython', 'ipython3', 'jupyter']);
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w+.-]*)[^`]*$/;
 const SECTION = /^\s*#{1,6}\s*={2,}\s*cell\s*\[?\s*(\d+)\s*\]?\s*(?:={2,}\s*)?:?\s*$/i;
+/** Structural sections: "## === insert before|after cell N" (+ one block), "## === move cell N before cell M", "## === delete cell N: reason". */
+const INSERT = /^\s*#{1,6}\s*={2,}\s*insert\s+(?:a\s+new\s+cell\s+)?(before|after)\s+cell\s*\[?\s*(\d+)\s*\]?\s*(?:={2,}\s*)?:?\s*$/i;
+const MOVE = /^\s*#{1,6}\s*={2,}\s*move\s+cell\s*\[?\s*(\d+)\s*\]?\s+(?:to\s+)?before\s+cell\s*\[?\s*(\d+)\s*\]?\s*(?:={2,}\s*)?$/i;
+const DELETE = /^\s*#{1,6}\s*={2,}\s*delete\s+cell\s*\[?\s*(\d+)\s*\]?\s*(?:={2,})?\s*(?:[:\-\u2013\u2014]|because\b)?\s*(.*?)\s*(?:={2,})?\s*$/i;
 const SR_START = /^\s*<{5,9}\s*SEARCH\s*$/;
 const SR_MID = /^\s*={5,9}\s*$/;
 const SR_END = /^\s*>{5,9}\s*REPLACE\s*$/;
@@ -89,7 +98,8 @@ function contractReminder(targetCell: number): string {
   return (
     `Reply again with a short plan and then exactly one \`\`\`python block holding the COMPLETE new source of cell ${targetCell}. ` +
     'To change several cells, put a "## === cell N" header before each cell\'s single ```python block. ' +
-    'For a small edit you may instead use SEARCH/REPLACE blocks ("cell N", "<<<<<<< SEARCH", exact current lines, "=======", new lines, ">>>>>>> REPLACE").'
+    'For a small edit you may instead use SEARCH/REPLACE blocks ("cell N", "<<<<<<< SEARCH", exact current lines, "=======", new lines, ">>>>>>> REPLACE"). ' +
+    'Structure: "## === insert before|after cell N" + one ```python block, "## === move cell N before cell M", "## === delete cell N: reason".'
   );
 }
 
@@ -121,6 +131,39 @@ function patchOf(edits: CellEdit[], plan: string, opts: ParseReplyOptions, forma
   };
 }
 
+export type ReplyAction =
+  | { kind: 'give-up'; reason: string }
+  | { kind: 'view'; cells: number[] };
+
+const GIVE_UP = /^[\s*_>#-]*GIVE[_ ]UP[*_]*\s*[:\-\u2013\u2014][*_]*\s*(.+)$/i;
+const VIEW_CELL = /^[\s*_>#-]*VIEW[_ ]CELLS?[*_]*\s*[:\-]?[*_]*\s*((?:\d+)(?:\s*(?:,|and|&)\s*\d+)*)\s*\.?\s*$/i;
+/** A plain-language request for a cell ("could you show me cell 95", "I need to see cells 3 and 95"). */
+const ASKS_FOR_CELL = /\b(?:show|see|share|provide|send|paste|view|need|give)\b[^.?\n]{0,40}?\bcells?\s*#?\s*((?:\d+)(?:\s*(?:,|and|&)\s*\d+)*)/i;
+
+function cellList(text: string): number[] {
+  return [...new Set((text.match(/\d+/g) ?? []).map(Number))];
+}
+
+/** A give-up or a request for cells, or undefined when the reply should be read as a patch. */
+export function replyAction(text: string): ReplyAction | undefined {
+  const s = scan(text);
+  const free = s.lines.filter((_, i) => !s.fenced[i]);
+  for (const l of free) {
+    const m = GIVE_UP.exec(l);
+    if (m) return { kind: 'give-up', reason: m[1]!.replace(/[*_`]+$/, '').trim() };
+  }
+  for (const l of free) {
+    const m = VIEW_CELL.exec(l);
+    if (m) return { kind: 'view', cells: cellList(m[1]!) };
+  }
+  // Only a reply that carries no code at all can be a plain request; one with code is read as a patch.
+  if (s.blocks.length === 0 && !s.lines.some((l) => SR_START.test(l))) {
+    const m = ASKS_FOR_CELL.exec(free.join('\n'));
+    if (m) return { kind: 'view', cells: cellList(m[1]!) };
+  }
+  return undefined;
+}
+
 export function parseReply(text: string, opts: ParseReplyOptions): ParsedReply {
   if (text.trim() === '') return fail('the reply is empty.', opts);
   const s = scan(text);
@@ -132,7 +175,7 @@ export function parseReply(text: string, opts: ParseReplyOptions): ParsedReply {
       opts,
     );
   }
-  const sectionLines = s.lines.map((l, i) => (!s.fenced[i] ? SECTION.exec(l) : null));
+  const sectionLines = s.lines.map((l, i) => (!s.fenced[i] ? header(l) : null));
   if (sectionLines.some((m) => m)) return parseSections(s, sectionLines, opts);
 
   const py = s.blocks.filter((b) => PY_LANGS.has(b.lang));
@@ -151,7 +194,35 @@ export function parseReply(text: string, opts: ParseReplyOptions): ParsedReply {
   return patchOf([{ cell: opts.targetCell, op: 'replace', newSource: code }], planText(s, () => false), opts, 'single-block');
 }
 
-function parseSections(s: Scan, headers: Array<RegExpExecArray | null>, opts: ParseReplyOptions): ParsedReply {
+type Header =
+  | { kind: 'cell'; cell: number }
+  | { kind: 'insert'; cell: number; position: 'before' | 'after' }
+  | { kind: 'move'; cell: number; before: number }
+  | { kind: 'delete'; cell: number; reason: string };
+
+/** A section header line (outside fences), or null. */
+function header(line: string): Header | null {
+  let m = SECTION.exec(line);
+  if (m) return { kind: 'cell', cell: Number(m[1]) };
+  m = INSERT.exec(line);
+  if (m) return { kind: 'insert', position: m[1]!.toLowerCase() as 'before' | 'after', cell: Number(m[2]) };
+  m = MOVE.exec(line);
+  if (m) return { kind: 'move', cell: Number(m[1]), before: Number(m[2]) };
+  m = DELETE.exec(line);
+  if (m) return { kind: 'delete', cell: Number(m[1]), reason: m[2]!.trim() };
+  return null;
+}
+
+function describe(h: Header): string {
+  switch (h.kind) {
+    case 'cell': return `"## === cell ${h.cell}"`;
+    case 'insert': return `"## === insert ${h.position} cell ${h.cell}"`;
+    case 'move': return `"## === move cell ${h.cell} before cell ${h.before}"`;
+    case 'delete': return `"## === delete cell ${h.cell}"`;
+  }
+}
+
+function parseSections(s: Scan, headers: Array<Header | null>, opts: ParseReplyOptions): ParsedReply {
   const starts = headers.map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
   const before = s.blocks.filter((b) => b.open < starts[0]! && PY_LANGS.has(b.lang));
   if (before.length) {
@@ -162,16 +233,28 @@ function parseSections(s: Scan, headers: Array<RegExpExecArray | null>, opts: Pa
   for (let k = 0; k < starts.length; k++) {
     const from = starts[k]!;
     const to = k + 1 < starts.length ? starts[k + 1]! : s.lines.length;
-    const cell = Number(headers[from]![1]);
-    if (seen.has(cell)) return fail(`cell ${cell} has two "## === cell ${cell}" sections; give each cell once.`, opts);
-    seen.add(cell);
+    const h = headers[from]!;
     const inSection = s.blocks.filter((b) => b.open > from && b.open < to && PY_LANGS.has(b.lang));
-    if (inSection.length === 0) return fail(`the section "## === cell ${cell}" (line ${from + 1}) has no \`\`\`python block.`, opts);
-    if (inSection.length > 1) {
-      return fail(`the section "## === cell ${cell}" has ${inSection.length} code blocks; give exactly one block with the complete new source of the cell.`, opts);
+    if (h.kind === 'move' || h.kind === 'delete') {
+      if (inSection.length) return fail(`the section ${describe(h)} (line ${from + 1}) takes no code block; put changed code under a "## === cell N" header.`, opts);
+      if (h.kind === 'move') edits.push({ cell: h.cell, op: 'move', before: h.before });
+      else {
+        if (!h.reason) return fail(`"## === delete cell ${h.cell}" (line ${from + 1}) needs a reason: "## === delete cell ${h.cell}: why it must go".`, opts);
+        edits.push({ cell: h.cell, op: 'delete', reason: h.reason });
+      }
+      continue;
     }
-    if (inSection[0]!.code.trim() === '') return fail(`the python block of cell ${cell} is empty.`, opts);
-    edits.push({ cell, op: 'replace', newSource: inSection[0]!.code });
+    if (h.kind === 'cell') {
+      if (seen.has(h.cell)) return fail(`cell ${h.cell} has two "## === cell ${h.cell}" sections; give each cell once.`, opts);
+      seen.add(h.cell);
+    }
+    if (inSection.length === 0) return fail(`the section ${describe(h)} (line ${from + 1}) has no \`\`\`python block.`, opts);
+    if (inSection.length > 1) {
+      return fail(`the section ${describe(h)} has ${inSection.length} code blocks; give exactly one block with the complete source of the cell.`, opts);
+    }
+    const code = inSection[0]!.code;
+    if (code.trim() === '') return fail(`the python block of ${describe(h)} is empty.`, opts);
+    edits.push(h.kind === 'cell' ? { cell: h.cell, op: 'replace', newSource: code } : { cell: h.cell, op: 'insert', position: h.position, newSource: code });
   }
   return patchOf(edits, planText(s, (i) => headers[i] !== null), opts, 'cell-sections');
 }
@@ -212,6 +295,15 @@ function parseSearchReplace(s: Scan, opts: ParseReplyOptions): ParsedReply {
   const stray = s.blocks.filter((b) => PY_LANGS.has(b.lang) && b.code.trim() !== '' && !lines.slice(b.open + 1, b.close).some((l) => SR_START.test(l)));
   if (stray.length) {
     return fail(`the reply mixes search/replace blocks with a plain code block (line ${stray[0]!.open + 1}); use one format.`, opts);
+  }
+  // Moves and deletes carry no code, so they go with search/replace blocks too.
+  for (let k = 0; k < lines.length; k++) {
+    const h = used.has(k) || s.fenced[k] ? null : header(lines[k]!);
+    if (!h || h.kind === 'cell') continue;
+    if (h.kind === 'insert') return fail(`"## === insert ${h.position} cell ${h.cell}" needs its \`\`\`python block; use the "## === ..." sections for the whole reply instead of search/replace.`, opts);
+    if (h.kind === 'delete' && !h.reason) return fail(`"## === delete cell ${h.cell}" (line ${k + 1}) needs a reason: "## === delete cell ${h.cell}: why it must go".`, opts);
+    edits.push(h.kind === 'move' ? { cell: h.cell, op: 'move', before: h.before } : { cell: h.cell, op: 'delete', reason: h.reason });
+    used.add(k);
   }
   const plan = lines
     .filter((l, k) => !used.has(k) && !FENCE.test(l))

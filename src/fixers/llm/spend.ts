@@ -73,7 +73,7 @@ export class SpendTracker {
       throw new LlmError('budget', `LLM call cap reached: ${maxCalls} calls per notebook`);
     }
     if (capUsd === undefined) return;
-    const chars = req.system.length + req.messages.reduce((n, m) => n + m.content.length, 0);
+    const chars = req.system.length + req.messages.reduce((n, m) => n + m.content.length + (m.toolCalls ? JSON.stringify(m.toolCalls).length : 0), 0) + (req.tools ? JSON.stringify(req.tools).length : 0);
     const next = (this.options.estimate ?? 'worst-case') === 'worst-case'
       ? worstCaseCost(model, chars, req.maxTokens, this.options.pricing ?? PRICING).costUsd
       : 0;
@@ -110,6 +110,7 @@ export class MeteredProvider implements LlmProvider {
 
   get provider(): string { return this.inner.provider; }
   get model(): string { return this.inner.model; }
+  get tools(): boolean { return this.inner.tools === true; }
 
   async complete(req: LlmRequest): Promise<LlmResponse> {
     this.tracker.check(req, this.inner.model);

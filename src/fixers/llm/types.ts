@@ -3,9 +3,33 @@
  * record/replay, spend tracking) talks to `LlmProvider`; only the provider modules know an SDK.
  */
 
+/**
+ * One turn. Tool use (function calling) is provider-neutral here: an assistant turn may carry
+ * `toolCalls`, and a `tool` turn answers one call by its id. The providers map these onto their
+ * wire formats (OpenAI `tool_calls` / role `tool`; Anthropic `tool_use` / `tool_result` blocks).
+ */
 export interface LlmMessage {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'tool';
   content: string;
+  /** assistant: the tools the model called in this turn. */
+  toolCalls?: LlmToolCall[];
+  /** tool: the call this turn answers. */
+  toolCallId?: string;
+}
+
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  /** The arguments, parsed (a call whose arguments are not a JSON object has `{}` and `badInput`). */
+  input: Record<string, unknown>;
+  badInput?: string;
+}
+
+/** A tool the model may call: a name, what it does, and a JSON Schema of its arguments. */
+export interface LlmTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
 }
 
 export interface LlmRequest {
@@ -19,6 +43,8 @@ export interface LlmRequest {
    * `prompt_cache_key`; Anthropic caches the system block with cache_control regardless.
    */
   cacheKey?: string;
+  /** Tools the model may call (only sent to providers with `tools: true`). */
+  tools?: LlmTool[];
 }
 
 export interface LlmUsage {
@@ -46,6 +72,8 @@ export interface LlmResponse {
   attempts: number;
   /** The model stopped because it hit maxTokens (the reply is probably cut off). */
   truncated?: boolean;
+  /** The tools the model called (tool mode); `text` is then whatever it said alongside. */
+  toolCalls?: LlmToolCall[];
 }
 
 export interface LlmProvider {
@@ -53,5 +81,7 @@ export interface LlmProvider {
   readonly provider: string;
   /** The model requested. */
   readonly model: string;
+  /** Speaks tool calls (function calling); the tool-using agent mode needs it. */
+  readonly tools?: boolean;
   complete(req: LlmRequest): Promise<LlmResponse>;
 }

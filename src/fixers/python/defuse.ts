@@ -26,6 +26,8 @@ export interface CellDefUse {
   defines: string[];
   /** Names read before (or without) being bound in the cell, incl. free names of functions it defines. */
   uses: string[];
+  /** The part of `uses` read only inside function bodies: needed when the function is called, not when the cell runs. */
+  deferred: string[];
   /** Names changed in place: attribute/subscript assignment, in-place methods (fit, append, inplace=True). */
   mutates: string[];
   imports: ImportRecord[];
@@ -411,15 +413,19 @@ export function analyzeCell(source: string, cell = 0): CellDefUse {
   const { defs, uses, mutates, imports } = a.acc;
   const defined = new Set(defs.map((d) => d.name));
   const external = new Set<string>();
+  const immediate = new Set<string>();
   for (const u of uses) {
     if (PY_BUILTINS.has(u.name) && !defined.has(u.name)) continue;
     const boundBefore = u.deferred ? defined.has(u.name) : defs.some((d) => d.name === u.name && d.pos <= u.pos);
-    if (!boundBefore) external.add(u.name);
+    if (boundBefore) continue;
+    external.add(u.name);
+    if (!u.deferred) immediate.add(u.name);
   }
   const result: CellDefUse = {
     cell,
     defines: [...defined],
     uses: [...external],
+    deferred: [...external].filter((n) => !immediate.has(n)),
     mutates: [...mutates].filter((m) => !PY_BUILTINS.has(m)),
     imports,
     hasSyntaxErrors: hasErrors(tree.rootNode),
@@ -458,4 +464,22 @@ export function mentionedNames(source: string): Set<string> {
   visit(tree.rootNode);
   tree.delete();
   return names;
+}
+
+/**
+ * The cells after the target that read what it defines (until a cell redefines the name): the
+ * cells a change of a name, type or shape in the target would break. Nearest first, at most `max`.
+ */
+export function consumerCells(du: NotebookDefUse, target: number, max = 4): Array<{ cell: number; names: string[] }> {
+  const t = du.byCell.get(target);
+  if (!t) return [];
+  const live = new Set(t.defines);
+  const out: Array<{ cell: number; names: string[] }> = [];
+  for (const c of du.cells.filter((x) => x.cell > target).sort((a, b) => a.cell - b.cell)) {
+    if (!live.size || out.length >= max) break;
+    const names = [...new Set([...c.uses, ...c.mutates])].filter((n) => live.has(n));
+    if (names.length) out.push({ cell: c.cell, names });
+    for (const d of c.defines) live.delete(d);
+  }
+  return out;
 }

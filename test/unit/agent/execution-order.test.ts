@@ -1,8 +1,10 @@
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { orderForNameError, recordedOrder, reorderCells } from '../../../src/agent/execution-order.js';
 import { makeNotebook } from '../../support/notebooks.js';
 import type { Notebook } from '../../../src/core/notebook.js';
+import type { CellEdit } from '../../../src/core/patch.js';
+import { makeNotebook as withMarkdown } from '../context/fixtures.js';
 
 function withCounts(cells: string[], counts: Array<number | null>): Notebook {
   const nb = makeNotebook(cells);
@@ -52,4 +54,25 @@ describe('unproven execution order', () => {
     assert.match(r!.why, /only definition of f comes later in the file/);
     assert.equal(await unprovenOrderForNameError(nb, 1, 'nowhere'), undefined);
   });
+});
+
+test('layoutCells: inserted cells in their place, deleted ones gone, markdown travels with the code below it', async () => {
+  const { layoutCells, hasStructuralEdits } = await import('../../../src/agent/execution-order.js');
+  const { applyPatchEdits, patchedOrder, withPatchedSources } = await import('../../../src/fixers/llm/index.js');
+  const nb = withMarkdown([{ md: '# Load' }, 'import numpy as np', { md: '## Use' }, 'res = f(np.arange(3))', 'print("debug", tmp)', { md: '## Helper' }, 'def f(x):\n    return x * 2', { md: 'The end.' }]);
+  const edits: CellEdit[] = [
+    { cell: 3, op: 'insert', position: 'before', newSource: 'SCALE = 2' },
+    { cell: 6, op: 'move', before: 3 },
+    { cell: 4, op: 'delete', reason: 'debug print of an undefined name' },
+  ];
+  const work = withPatchedSources(nb, applyPatchEdits(nb, edits).sources, edits);
+  const order = patchedOrder(nb, undefined, edits)!;
+  assert.deepEqual(order, [1, 8, 6, 3, 4]);
+  assert.equal(hasStructuralEdits(work, nb.cells.length), true);
+  assert.equal(hasStructuralEdits(nb, nb.cells.length), false);
+  const laid = layoutCells(work, order);
+  const text = (c: any) => (Array.isArray(c.source) ? c.source.join('') : c.source).split('\n')[0];
+  assert.deepEqual(laid.notebook.cells.map(text), ['# Load', 'import numpy as np', 'SCALE = 2', '## Helper', 'def f(x):', '## Use', 'res = f(np.arange(3))', 'The end.']);
+  assert.deepEqual([...laid.origin], [[0, 0], [1, 1], [2, 8], [3, 5], [4, 6], [5, 2], [6, 3], [7, 7]]);
+  assert.equal(laid.newIndex.has(4), false, 'the deleted cell is not written');
 });

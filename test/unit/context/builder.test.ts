@@ -156,3 +156,27 @@ test('stateOf takes the latest summary at or before the target; formatVariable b
   assert.match(many, /columns \[c0, c1, c2, c3, c4, \.\.\. 35 more\]/);
   assert.equal(formatVariable({ name: 'n', type: 'int', value: '5' }), '- n: int, = 5');
 });
+
+test('context both ways: a helper defined LATER is shown with its source, and so are the cells reading what the target defines', async () => {
+  const nb = makeNotebook([
+    'import math', // 0
+    'a = disc_area(2)\nprint(a)', // 1: target
+    'radii = [1, a]', // 2: reads a
+    'def disc_area(r):\n    return round(math.pi * r * r, 2)', // 3: the later definition
+    'a = 0\nprint(a + 1)', // 4: redefines a before reading it: not a consumer
+    'print(a)', // 5: reads the redefined a: not a consumer of cell 1
+  ]);
+  const error = { ename: 'NameError', evalue: "name 'disc_area' is not defined", traceback: [] };
+  const ctx = await buildContext({ notebook: nb, targetCell: 1, fixType: 'error-repair', error });
+  assert.match(ctx.text, /## Cell 3 \(defines disc_area; LATER in the notebook, it runs after cell 1\)\n```python\ndef disc_area\(r\):/);
+  assert.match(ctx.text, /- disc_area \(defined later, in cell 3, shown below\)/);
+  assert.match(ctx.text, /## Cell 2 \(uses a from cell 1; keep them compatible\)\n```python\nradii = \[1, a\]/);
+  assert.doesNotMatch(ctx.text, /## Cell [45] /);
+  assert.deepEqual(ctx.cellsShown, [1, 2, 3]);
+  // Reading order: the target and its error, then what comes after it.
+  assert.ok(ctx.text.indexOf('## Cell 1') < ctx.text.indexOf('## Error in cell 1') && ctx.text.indexOf('## Error in cell 1') < ctx.text.indexOf('## Cell 2'));
+  // The token bound cuts the consumers before the later definition, and says so.
+  const tight = await buildContext({ notebook: nb, targetCell: 1, fixType: 'error-repair', error, budgetTokens: estimateTokens(ctx.text) - 10 });
+  assert.ok(tight.dropped.includes('after:2'), tight.dropped.join(','));
+  assert.ok(tight.sections.find((s) => s.id === 'after:3')!.included);
+});

@@ -1,7 +1,7 @@
 /** The propose/validate/reflect cycle through the real SDKs against the loopback stand-in. */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { LlmStandin, type StandinStep } from '../../support/llm-standin.js';
+import { standinFactory, type LlmStandin } from '../../support/llm-standin.js';
 import { OpenAiProvider } from '../../../src/fixers/llm/openai-provider.js';
 import { AnthropicProvider } from '../../../src/fixers/llm/anthropic-provider.js';
 import { MeteredProvider, SpendTracker } from '../../../src/fixers/llm/spend.js';
@@ -9,13 +9,7 @@ import { proposePatch } from '../../../src/fixers/llm/llm-fixer.js';
 import { buildContext } from '../../../src/fixers/context/builder.js';
 import { makeNotebook } from '../context/fixtures.js';
 
-const servers: LlmStandin[] = [];
-after(async () => { for (const s of servers) await s.stop(); });
-async function standin(...steps: StandinStep[]): Promise<LlmStandin> {
-  const s = await LlmStandin.start(steps);
-  servers.push(s);
-  return s;
-}
+const standin = standinFactory(after);
 
 const NB = makeNotebook([
   "import pandas as pd\ntrain = pd.read_csv('../input/train.csv')",
@@ -73,4 +67,69 @@ test('a spend cap mid-way ends with a typed llm-error failure (budget), not an e
   assert.equal(r.calls.length, 1);
   assert.equal(s.requests.length, 1);
   assert.equal(tracker.summary.refusedCalls, 1);
+});
+
+test('--llm-timeout and --llm-max-tokens reach both SDKs through the flags', async () => {
+  const { llmTuningFrom } = await import('../../../src/cli/options.js');
+  const { providerFromEnv } = await import('../../../src/fixers/llm/factory.js');
+  const tuning = llmTuningFrom({ 'llm-timeout': '0.25', 'llm-max-tokens': '77' });
+  assert.deepEqual(tuning, { timeoutMs: 250, maxTokens: 77 });
+  assert.throws(() => llmTuningFrom({ 'llm-timeout': '0' }), /--llm-timeout must be a positive number/);
+  for (const kind of ['openai', 'anthropic'] as const) {
+    // A reply slower than the timeout: the request is abandoned after 0.25 s (no retries here).
+    const s = await standin({ delayMs: 5000, then: { reply: GOOD } }, { reply: GOOD });
+    const env = kind === 'openai' ? { OPENAI_BASE_URL: s.openaiBaseUrl } : { ANTHROPIC_BASE_URL: s.anthropicBaseUrl };
+    const choice = providerFromEnv(env, { llm: kind, ...tuning, retry: { maxRetries: 0 } });
+    assert.equal(choice.maxTokens, 77);
+    const input = { provider: choice.provider!, notebook: NB, fixType: 'error-repair' as const, targetCell: 1, context: await context(), maxTokens: choice.maxTokens! };
+    const slow = await proposePatch(input);
+    assert.equal(slow.failure?.kind, 'llm-error');
+    assert.equal(slow.failure?.llmKind, 'timeout', `${kind}: ${slow.failure?.message}`);
+    const ok = await proposePatch(input);
+    assert.equal(ok.failure, undefined);
+    assert.equal(s.requests.length, 2);
+    for (const r of s.requests) assert.equal(r.body.max_tokens, 77, `${kind} sends the flag's output limit`);
+  }
+});
+
+test('GIVE_UP ends the fix at once with its reason: one call, no reflection', async () => {
+  const s = await standin({ reply: 'The notebook needs the 2016 weather file, which is not in the data.\nGIVE_UP: the input weather.csv is not in the data provided' }, { reply: GOOD });
+  const provider = new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s.openaiBaseUrl });
+  const r = await proposePatch({ provider, notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context() });
+  assert.equal(r.patch, undefined);
+  assert.deepEqual(r.failure, { kind: 'declined', message: 'the input weather.csv is not in the data provided' });
+  assert.deepEqual(r.calls.map((c) => c.outcome), ['declined']);
+  assert.equal(s.requests.length, 1);
+  assert.match(s.requests[0]!.body.messages[0].content, /GIVE_UP: <reason>/, 'the contract offers it');
+});
+
+test('a request for a cell is answered once with its source, then the fix is accepted (the cell may change)', async () => {
+  const nb = makeNotebook(['import pandas as pd', 'print(helper(2))', 'def helper(x):\n    return x * 2']);
+  const s = await standin(
+    { reply: 'To fix this I need to see cell 2, where helper is defined. Could you show me cell 2?' },
+    { reply: 'Plan: define helper before it is used.\n## === cell 1\n```python\ndef helper(x):\n    return x * 2\nprint(helper(2))\n```' },
+  );
+  const provider = new AnthropicProvider({ model: 'claude-haiku-4-5', apiKey: 'k', baseURL: s.anthropicBaseUrl });
+  const r = await proposePatch({ provider, notebook: nb, fixType: 'error-repair', targetCell: 1, context: 'cell 1 fails: NameError helper', allowedCells: [1], maxReflections: 0 });
+  assert.equal(r.failure, undefined, r.failure?.message);
+  assert.deepEqual(r.calls.map((c) => c.outcome), ['request', 'ok'], 'the request costs no reflection round (maxReflections 0)');
+  assert.deepEqual(r.viewed, [2]);
+  const answer = s.requests[1]!.body.messages.at(-1).content;
+  assert.match(answer, /## Cell 2\n```python\ndef helper\(x\):\n    return x \* 2\n```/);
+});
+
+test('asking again for a shown cell, or an unchanged cell twice, is a decline, not four wasted calls', async () => {
+  const s = await standin({ reply: 'VIEW_CELL: 0' }, { reply: 'VIEW_CELL: 0' }, { reply: GOOD });
+  const provider = new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s.openaiBaseUrl });
+  const r = await proposePatch({ provider, notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context() });
+  assert.deepEqual(r.calls.map((c) => c.outcome), ['request', 'declined']);
+  assert.equal(r.failure!.kind, 'declined');
+  assert.match(r.failure!.message, /asked for cell 0 again/);
+
+  const same = 'Plan: the cell is fine; the problem is elsewhere.\n```python\nX = train[["Pclass", "Fare"]].as_matrix()\n```';
+  const s2 = await standin({ reply: same }, { reply: same }, { reply: GOOD });
+  const r2 = await proposePatch({ provider: new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: s2.openaiBaseUrl }), notebook: NB, fixType: 'error-repair', targetCell: 1, context: await context() });
+  assert.deepEqual(r2.calls.map((c) => c.outcome), ['invalid', 'declined']);
+  assert.match(s2.requests[1]!.body.messages.at(-1).content, /reply with the line GIVE_UP/);
+  assert.match(r2.failure!.message, /returned cell 1 unchanged twice: the cell is fine/);
 });

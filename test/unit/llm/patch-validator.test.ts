@@ -108,3 +108,56 @@ test('validatePatch collects every problem and the reflection lists them', async
   assert.match(msg, /- cell 2: line 1: `print x`/);
   assert.match(msg, /- cell 2: line 2: installs packages/);
 });
+
+test('structural edits: a later helper moved up, an insert, a harmless delete pass; each bad one says why', async () => {
+  const { patchedOrder, withPatchedSources } = await import('../../../src/fixers/llm/structure.js');
+  const nb = makeNotebook([
+    { md: '# Doubling' }, // 0
+    'import numpy as np', // 1
+    { code: 'res = f(np.arange(3))\nprint(res)', outputs: [{ output_type: 'stream', name: 'stdout', text: '[0 2 4]\n' }] }, // 2
+    'print("debug", tmp)', // 3
+    'def f(x):\n    return x * 2', // 4
+    'total = res.sum()', // 5
+  ]);
+  const v = async (edits: CellEdit[], opts = {}) => validatePatch(patch(edits), nb, opts);
+  const kindsOf = async (edits: CellEdit[], opts = {}) => (await v(edits, opts)).problems.map((p) => `${p.kind}@${p.cell}`);
+
+  const move: CellEdit[] = [{ cell: 4, op: 'move', before: 2 }];
+  assert.deepEqual(await kindsOf(move), []);
+  assert.deepEqual(patchedOrder(nb, undefined, move), [1, 4, 2, 3, 5]);
+  assert.deepEqual(patchedOrder(nb, [1, 2, 3, 5, 4], move), [1, 4, 2, 3, 5], 'from the current run order');
+
+  const insert: CellEdit[] = [{ cell: 2, op: 'insert', position: 'before', newSource: 'def f(x):\n    return x * 2' }];
+  const ins = await v(insert);
+  assert.equal(ins.ok, true, ins.reasons.join('; '));
+  assert.equal(ins.newSources.get(6), 'def f(x):\n    return x * 2', 'the new cell is numbered past the last one');
+  assert.deepEqual(patchedOrder(nb, undefined, insert), [1, 6, 2, 3, 4, 5]);
+  const after = withPatchedSources(nb, ins.newSources, insert);
+  assert.equal(after.cells.length, 7);
+  assert.equal(after.cells[6]!.cell_type, 'code');
+
+  const del: CellEdit[] = [{ cell: 3, op: 'delete', reason: 'a debug print of a name nothing defines' }];
+  const d = await v(del);
+  assert.equal(d.ok, true, d.reasons.join('; '));
+  assert.equal((withPatchedSources(nb, d.newSources, del).cells[3]!.metadata as any).nbmodernize.deleted, 'a debug print of a name nothing defines');
+
+  // Deleting computation a later cell uses, or results the original printed; no reason; a move past the user.
+  const usesNp = await v([{ cell: 1, op: 'delete', reason: 'unused' }]);
+  assert.deepEqual(usesNp.problems.map((p) => p.kind), ['bad-delete']);
+  assert.match(usesNp.reasons[0]!, /cell 2 uses np, which deleted cell 1 defines/);
+  assert.deepEqual(await kindsOf([{ cell: 2, op: 'delete', reason: 'slow' }]), ['bad-delete@2'], 'it printed results');
+  assert.deepEqual(await kindsOf([{ cell: 3, op: 'delete', reason: ' ' }]), ['bad-delete@3']);
+  const late = await v([{ cell: 1, op: 'move', before: 5 }]);
+  assert.match(late.reasons[0]!, /cell 2 uses np, but after this patch it runs before cell 1 that defines it/);
+  // Indices and kinds.
+  assert.deepEqual(await kindsOf([{ cell: 9, op: 'move', before: 2 }]), ['unknown-cell@9']);
+  assert.deepEqual(await kindsOf([{ cell: 0, op: 'move', before: 2 }]), ['not-code-cell@0']);
+  assert.deepEqual(await kindsOf([{ cell: 2, op: 'move', before: 2 }]), ['bad-move@2']);
+  assert.deepEqual(await kindsOf([{ cell: 99, op: 'insert', position: 'after', newSource: 'x = 1' }]), ['unknown-cell@99']);
+  assert.deepEqual(await kindsOf([{ cell: 4, op: 'insert', position: 'after', newSource: 'print x' }]), ['python2@6'], 'a new cell is checked like any other');
+  assert.match((await v([{ cell: 4, op: 'insert', position: 'after', newSource: 'print x' }])).reasons[0]!, /^the cell inserted after cell 4: line 1: `print x`/);
+  assert.deepEqual(await kindsOf([{ cell: 3, op: 'delete', reason: 'r' }, { cell: 3, op: 'replace', newSource: 'x = 1' }]), ['bad-delete@3']);
+  // A move touches the moved cell (allowedCells), not the one it goes before.
+  assert.deepEqual(await kindsOf(move, { allowedCells: [2] }), ['cell-not-allowed@4']);
+  assert.deepEqual(await kindsOf(move, { allowedCells: [2, 4] }), []);
+});

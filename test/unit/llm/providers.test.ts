@@ -248,3 +248,44 @@ test('providers never fall back to the environment for keys or base URLs', async
     process.env = saved;
   }
 });
+
+test('tool calls in both wire formats: tools sent, calls parsed, results sent back; recorded and replayed', async () => {
+  const tools = [{ name: 'view_cell', description: 'Show a cell.', parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }];
+  for (const kind of ['openai', 'anthropic'] as const) {
+    const s = await standin([
+      { reply: kind === 'anthropic' ? 'Let me look.' : '', toolCalls: [{ name: 'view_cell', input: { n: 3 }, id: 'c1' }, { name: 'view_cell', input: { n: 4 }, id: 'c2' }] },
+      { reply: 'Done.' },
+    ]);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-rec-')), 'tools.jsonl');
+    const provider = new RecordingProvider(kind === 'openai' ? openai(s) : anthropic(s), file);
+    assert.equal(provider.tools, true);
+    const first: LlmRequest = { ...REQ, tools };
+    const r1 = await provider.complete(first);
+    assert.deepEqual(r1.toolCalls, [{ id: 'c1', name: 'view_cell', input: { n: 3 } }, { id: 'c2', name: 'view_cell', input: { n: 4 } }]);
+    const second: LlmRequest = { ...first, messages: [...first.messages, { role: 'assistant', content: r1.text, toolCalls: r1.toolCalls }, { role: 'tool', toolCallId: 'c1', content: 'cell 3 source' }, { role: 'tool', toolCallId: 'c2', content: 'cell 4 source' }] };
+    const r2 = await provider.complete(second);
+    assert.equal(r2.text, 'Done.');
+    assert.equal(r2.toolCalls, undefined);
+    const [b1, b2] = s.requests.map((r) => r.body);
+    if (kind === 'openai') {
+      assert.deepEqual(b1.tools, [{ type: 'function', function: tools[0] }]);
+      assert.deepEqual(b2.messages.slice(2), [
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'view_cell', arguments: '{"n":3}' } }, { id: 'c2', type: 'function', function: { name: 'view_cell', arguments: '{"n":4}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'cell 3 source' },
+        { role: 'tool', tool_call_id: 'c2', content: 'cell 4 source' },
+      ]);
+    } else {
+      assert.deepEqual(b1.tools, [{ name: 'view_cell', description: 'Show a cell.', input_schema: tools[0]!.parameters }]);
+      assert.deepEqual(b2.messages.slice(1), [
+        { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'c1', name: 'view_cell', input: { n: 3 } }, { type: 'tool_use', id: 'c2', name: 'view_cell', input: { n: 4 } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'cell 3 source' }, { type: 'tool_result', tool_use_id: 'c2', content: 'cell 4 source' }] },
+      ], 'both results in one user turn');
+    }
+    // The recording answers the same conversation without the server.
+    await s.stop();
+    const replay = new ReplayProvider(file, { fallback: 'none' });
+    assert.equal(replay.tools, true);
+    assert.deepEqual((await replay.complete(first)).toolCalls, r1.toolCalls);
+    assert.equal((await replay.complete(second)).text, 'Done.');
+  }
+});

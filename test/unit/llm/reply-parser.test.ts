@@ -99,3 +99,50 @@ test('search/replace: errors', () => {
   assert.match(err('<<<<<<< SEARCH\nx\n=======\nx\n>>>>>>> REPLACE'), /same text/);
   assert.match(err('<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```python\nz = 1\n```'), /mixes search\/replace blocks with a plain code block/);
 });
+
+test('replyAction: GIVE_UP and VIEW_CELL lines, a plain request for a cell, and replies that are patches', async () => {
+  const { replyAction } = await import('../../../src/fixers/llm/reply-parser.js');
+  assert.deepEqual(replyAction('It reads a file we do not have.\n\nGIVE_UP: weather.csv is not in the data'), { kind: 'give-up', reason: 'weather.csv is not in the data' });
+  assert.deepEqual(replyAction('**GIVE_UP:** the fix would change the model'), { kind: 'give-up', reason: 'the fix would change the model' });
+  assert.deepEqual(replyAction('VIEW_CELL: 3, 95'), { kind: 'view', cells: [3, 95] });
+  assert.deepEqual(replyAction('I need to see cells 12 and 40 before I can fix this.'), { kind: 'view', cells: [12, 40] });
+  assert.deepEqual(replyAction('Could you show me cell 95, where `f` is defined?'), { kind: 'view', cells: [95] });
+  // A patch whose plan mentions another cell is a patch; prose that merely says "give up" mid-line is not a give-up.
+  assert.equal(replyAction('Plan: as shown in cell 3, use to_numpy().\n```python\nx = 1\n```'), undefined);
+  assert.equal(replyAction('I would not give up: here is no code.'), undefined);
+  assert.equal(replyAction('```python\n# GIVE_UP: a comment in code\nx = 1\n```'), undefined, 'inside a fence it is code');
+});
+
+test('structural sections: insert before/after, move, delete with a reason, mixed with a replaced cell', () => {
+  const r = ok([
+    'Plan: f is defined later; run its cell first, add the missing import, drop the stale debug cell.',
+    '## === move cell 9 before cell 7',
+    '## === insert before cell 7',
+    '```python\nimport numpy as np\n```',
+    '## === insert after cell 7',
+    '```python\nprint(np.mean(res))\n```',
+    '## === delete cell 8: a leftover print of a variable that no longer exists',
+    '## === cell 7',
+    '```python\nres = f(np.arange(3))\n```',
+  ].join('\n'));
+  assert.equal(r.format, 'cell-sections');
+  assert.deepEqual(r.patch.edits, [
+    { cell: 9, op: 'move', before: 7 },
+    { cell: 7, op: 'insert', position: 'before', newSource: 'import numpy as np' },
+    { cell: 7, op: 'insert', position: 'after', newSource: 'print(np.mean(res))' },
+    { cell: 8, op: 'delete', reason: 'a leftover print of a variable that no longer exists' },
+    { cell: 7, op: 'replace', newSource: 'res = f(np.arange(3))' },
+  ]);
+  assert.equal(r.plan, 'Plan: f is defined later; run its cell first, add the missing import, drop the stale debug cell.');
+  // A move alone is a whole reply; with search/replace blocks too.
+  assert.deepEqual(ok('Plan: run the helper first.\n## === move cell 12 to before cell 3').patch.edits, [{ cell: 12, op: 'move', before: 3 }]);
+  assert.deepEqual(ok('## === move cell 5 before cell 2\ncell 2\n<<<<<<< SEARCH\nx = f(1)\n=======\nx = f(2)\n>>>>>>> REPLACE').patch.edits,
+    [{ cell: 2, op: 'search-replace', search: 'x = f(1)', replace: 'x = f(2)' }, { cell: 5, op: 'move', before: 2 }]);
+});
+
+test('structural sections: errors say what is wrong', () => {
+  assert.match(err('## === delete cell 4\n'), /needs a reason/);
+  assert.match(err('## === move cell 4 before cell 2\n```python\nx = 1\n```'), /takes no code block/);
+  assert.match(err('## === insert after cell 4\nno code here'), /"## === insert after cell 4" \(line 1\) has no ```python block/);
+  assert.match(err('## === insert after cell 4\n```python\n\n```'), /is empty/);
+});
