@@ -355,6 +355,9 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'mpl-colorbar-update-ticks': 'MPL042',
   'mpl-hold-kwarg': 'MPL043',
   'mpl-axes-grid-make-axes-locatable': 'MPL044',
+  'mpl-cbook-iterable': 'MPL045',
+  'mpl-cm-cmap-d': 'MPL046',
+  'mpl-cm-vega10': 'MPL047',
   // seaborn (SNS)
   'seaborn-factorplot': 'SNS001',
   'seaborn-lvplot': 'SNS002',
