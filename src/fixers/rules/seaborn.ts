@@ -282,4 +282,39 @@ const snsPlt = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt];
+/** The pre-0.11 bivariate KDE: kdeplot(data, data2) was x and y; now `data` is a DataFrame and data2 is gone. */
+const kdeplotData2 = rule({
+  id: 'seaborn-kdeplot-data2',
+  triggers: ['data2'],
+  library: 'seaborn',
+  title: 'kdeplot(data2=)',
+  old: 'sns.kdeplot(df.x, data2=df.y) / sns.kdeplot(data=df.x, data2=df.y)',
+  new: 'sns.kdeplot(x=df.x, y=df.y)',
+  removedIn: '0.11',
+  errors: [err('TypeError', /`data2` has been removed \(replaced by `y`\)/)],
+  link: WN('0.11.0'),
+  message: 'kdeplot(data2=) was removed in seaborn 0.11: the bivariate KDE takes x= and y= (data= is now a DataFrame)',
+  fixtures: [{
+    before: SETUP + 'ax = sns.kdeplot(df.x, data2=df.y)\nax2 = sns.kdeplot(data=df.x, data2=df.y)\nprint(ax.get_xlabel(), ax.get_ylabel())',
+    after: SETUP + 'ax = sns.kdeplot(x=df.x, y=df.y)\nax2 = sns.kdeplot(x=df.x, y=df.y)\nprint(ax.get_xlabel(), ax.get_ylabel())',
+    expect: 'x y',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, args } of snsCalls(ctx, ['kdeplot'])) {
+      const kw = args.keywords.get('data2');
+      if (!kw) continue;
+      if (args.keywords.has('y') || args.keywords.has('x') || args.positional.length > 1 || args.listSplat) { yield { node: call }; continue; }
+      const edits: TextEdit[] = [renameKeyword(kw, 'y')];
+      const data = args.keywords.get('data');
+      const first = args.positional[0];
+      // The old first argument was the x vector; a DataFrame there is the new API and cannot pair with data2.
+      if (data) edits.push(renameKeyword(data, 'x'));
+      else if (first && !ctx.nb.isDataFrameExpr(first, ctx.index)) edits.push({ start: first.startIndex, end: first.startIndex, text: 'x=' });
+      else { yield { node: call }; continue; }
+      yield { node: kw, edits };
+    }
+  },
+});
+
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt, kdeplotData2];
