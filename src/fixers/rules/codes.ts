@@ -358,6 +358,8 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'mpl-cbook-iterable': 'MPL045',
   'mpl-cm-cmap-d': 'MPL046',
   'mpl-cm-vega10': 'MPL047',
+  'mpl-axis-normal': 'MPL048',
+  'mpl-removed-rcparams': 'MPL049',
   // seaborn (SNS)
   'seaborn-factorplot': 'SNS001',
   'seaborn-lvplot': 'SNS002',
