@@ -117,6 +117,8 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'numpy-axis-error': 'NP036',
   'numpy-too-hard-error': 'NP037',
   'numpy-module-deprecation-warning': 'NP038',
+  'numpy-ndfromtxt': 'NP039',
+  'numpy-stack-sequence': 'NP040',
   // pandas (PD)
   'pandas-ix': 'PD001',
   'pandas-append': 'PD002',

@@ -5,6 +5,7 @@ import { err } from '../helpers.js';
 const NP2 = 'https://numpy.org/doc/stable/numpy_2_0_migration_guide.html#main-namespace';
 const NP = 'import numpy as np\n';
 
+const NPYIO_122 = 'https://numpy.org/doc/stable/release/1.22.0-notes.html#expired-deprecations-for-loads-ndfromtxt-and-mafromtxt-in-npyio';
 const NP2_LIB = 'https://numpy.org/doc/stable/numpy_2_0_migration_guide.html#numpy-lib-namespace';
 
 const move = (id: string, name: string, to: string, before: string, after: string, expect: string, link = NP2): TableEntry => ({
@@ -33,7 +34,7 @@ export const numpyTable: TableEntry[] = [
     message: 'np.typeDict was removed in NumPy 1.24: use np.sctypeDict',
     fixtures: [{ before: NP + "print(np.typeDict['float64'])", after: NP + "print(np.sctypeDict['float64'])", expect: "<class 'numpy.float64'>", beforeError: 'AttributeError' }],
   },
-  // Third pass (NPY201 list / _expired_attrs_2_0.py, 1.18 expired deprecations).
+  // Third pass (NPY201 list / _expired_attrs_2_0.py, 1.22 expired deprecations).
   move('numpy-lib-pad', 'lib.pad', 'numpy.pad', "print(np.lib.pad(np.ones(2), 1, 'constant'))", NP + "print(np.pad(np.ones(2), 1, 'constant'))", '[0. 1. 1. 0.]', NP2_LIB),
   move('numpy-datasource', 'DataSource', 'numpy.lib.npyio.DataSource', 'ds = np.DataSource(None)\nprint(type(ds).__name__)', NP + 'ds = np.lib.npyio.DataSource(None)\nprint(type(ds).__name__)', 'DataSource'),
   move('numpy-compare-chararrays', 'compare_chararrays', 'numpy.char.compare_chararrays', "print(np.compare_chararrays(['a', 'b'], ['a', 'c'], '==', True))", NP + "print(np.char.compare_chararrays(['a', 'b'], ['a', 'c'], '==', True))", '[ True False]'),
@@ -45,11 +46,17 @@ export const numpyTable: TableEntry[] = [
     fixtures: [{ before: NP + 'print(np.issubsctype(np.int8, np.integer), np.issubsctype(np.float32, np.integer))', after: NP + 'print(np.issubdtype(np.int8, np.integer), np.issubdtype(np.float32, np.integer))', expect: 'True False', beforeError: 'AttributeError' }],
   },
   {
-    kind: 'move-symbol', id: 'numpy-loads', library: 'numpy', removedIn: '1.18', deprecatedIn: '1.15',
-    from: 'numpy.loads', to: 'pickle.loads',
-    link: 'https://numpy.org/doc/stable/release/1.18.0-notes.html#expired-deprecations',
-    message: 'np.loads (an alias of pickle.loads) was removed in NumPy 1.18: use pickle.loads',
+    kind: 'move-symbol', id: 'numpy-loads', library: 'numpy', removedIn: '1.22', deprecatedIn: '1.15',
+    from: 'numpy.loads', to: 'pickle.loads', link: NPYIO_122,
+    message: 'np.loads (an alias of pickle.loads) was removed in NumPy 1.22: use pickle.loads',
     fixtures: [{ before: 'import pickle\n' + NP + 'print(np.loads(pickle.dumps([1, 2])))', after: 'import pickle\n' + NP + 'print(pickle.loads(pickle.dumps([1, 2])))', expect: '[1, 2]', beforeError: 'AttributeError' }],
+  },
+  {
+    // ndfromtxt was genfromtxt with usemask=False, genfromtxt's default.
+    kind: 'rename-function', id: 'numpy-ndfromtxt', library: 'numpy', removedIn: '1.22', deprecatedIn: '1.17',
+    from: 'numpy.ndfromtxt', to: 'numpy.genfromtxt', link: NPYIO_122,
+    message: 'np.ndfromtxt was removed in NumPy 1.22: use np.genfromtxt (same defaults)',
+    fixtures: [{ before: NP + "import io\nprint(np.ndfromtxt(io.StringIO('1 2\\n3 4')))", after: NP + "import io\nprint(np.genfromtxt(io.StringIO('1 2\\n3 4')))", expect: '[[1. 2.]\n [3. 4.]]', beforeError: 'AttributeError' }],
   },
   {
     // NumPy 2 made copy=False mean "never copy" (ValueError when a copy is needed); None is the old "copy only if needed".
