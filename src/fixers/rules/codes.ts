@@ -373,6 +373,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'seaborn-split-dodge': 'SNS008',
   'seaborn-plt-alias': 'SNS009',
   'seaborn-kdeplot-data2': 'SNS010',
+  'seaborn-removed-modules': 'SNS011',
   // xgboost (XGB)
   'xgboost-fit-arguments': 'XGB001',
   'xgboost-ntree-limit': 'XGB002',

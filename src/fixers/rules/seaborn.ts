@@ -2,7 +2,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
-import { err, rule } from './helpers.js';
+import { err, moveModules, rule } from './helpers.js';
 import { addArgument, callArgs, removeArgument, renameKeyword, replaceNode, type Args } from './tree.js';
 
 const WN = (v: string) => `https://seaborn.pydata.org/whatsnew/v${v}.html`;
@@ -317,4 +317,27 @@ const kdeplotData2 = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt, kdeplotData2];
+/** Modules removed in 0.10: apionly (the import that skipped the style change, which plain `import seaborn` no longer makes) and linearmodels. */
+const removedModules = rule({
+  id: 'seaborn-removed-modules',
+  triggers: ['apionly', 'linearmodels'],
+  library: 'seaborn',
+  title: 'seaborn.apionly / seaborn.linearmodels',
+  old: 'import seaborn.apionly as sns',
+  new: 'import seaborn as sns',
+  removedIn: '0.10',
+  errors: [err('ModuleNotFoundError', /No module named 'seaborn\.(apionly|linearmodels)'/)],
+  link: WN('0.10.0'),
+  message: "seaborn.apionly was removed in seaborn 0.10 (since 0.8 a plain import does not change matplotlib's style, so it is the same thing); seaborn.linearmodels is seaborn.regression",
+  fixtures: [{
+    before: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn.apionly as sns\nprint(len(sns.color_palette()))",
+    after: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn as sns\nprint(len(sns.color_palette()))",
+    expect: '10',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, { 'seaborn.apionly': 'seaborn', 'seaborn.linearmodels': 'seaborn.regression' });
+  },
+});
+
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt, kdeplotData2, removedModules];
