@@ -374,6 +374,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'seaborn-plt-alias': 'SNS009',
   'seaborn-kdeplot-data2': 'SNS010',
   'seaborn-removed-modules': 'SNS011',
+  'seaborn-jointgrid-annotate': 'SNS012',
   // xgboost (XGB)
   'xgboost-fit-arguments': 'XGB001',
   'xgboost-ntree-limit': 'XGB002',

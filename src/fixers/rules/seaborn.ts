@@ -2,7 +2,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
-import { err, moveModules, rule } from './helpers.js';
+import { deleteStatement, err, moveModules, rule } from './helpers.js';
 import { addArgument, callArgs, removeArgument, renameKeyword, replaceNode, type Args } from './tree.js';
 
 const WN = (v: string) => `https://seaborn.pydata.org/whatsnew/v${v}.html`;
@@ -340,4 +340,33 @@ const removedModules = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt, kdeplotData2, removedModules];
+/** JointGrid.annotate(stats.pearsonr) (0.9 deprecation, removed 0.11): a scipy.stats function as first argument tells it from matplotlib's annotate(text, xy). */
+const jointAnnotate = rule({
+  id: 'seaborn-jointgrid-annotate',
+  triggers: ['annotate'],
+  library: 'seaborn',
+  title: 'JointGrid.annotate(stats.pearsonr)',
+  old: 'g = sns.jointplot(...); g.annotate(stats.pearsonr)',
+  new: 'g = sns.jointplot(...)  (annotation dropped)',
+  removedIn: '0.11',
+  errors: [err('AttributeError', /'JointGrid' object has no attribute 'annotate'/)],
+  link: WN('0.11.0'),
+  message: 'JointGrid.annotate was removed in seaborn 0.11 (the statistic legend is gone); the call is dropped and the plot kept',
+  fixtures: [{
+    before: SETUP + "from scipy import stats\ng = sns.jointplot(x='x', y='y', data=df).annotate(stats.pearsonr)\ng.annotate(stats.spearmanr)\nprint(type(g).__name__)",
+    after: SETUP + "from scipy import stats\ng = sns.jointplot(x='x', y='y', data=df)\nprint(type(g).__name__)",
+    expect: 'JointGrid',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['annotate'])) {
+      const first = callArgs(call)?.positional[0];
+      if (!first || !ctx.qname(first)?.startsWith('scipy.stats.')) continue;
+      const stmt = call.parent;
+      if (stmt?.type === 'expression_statement' && recv.type === 'identifier') yield { node: call, edits: [deleteStatement(ctx, stmt)] };
+      else yield { node: call, edits: [replaceNode(call, recv.text)] };
+    }
+  },
+});
+
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];
