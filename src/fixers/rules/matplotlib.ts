@@ -304,5 +304,82 @@ const colorCycle = rule({
   },
 });
 
-export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle];
+const axisNormal = rule({
+  id: 'mpl-axis-normal',
+  triggers: ['axis'],
+  library: 'matplotlib',
+  title: "axis('normal')",
+  old: "plt.axis('normal')",
+  new: "plt.axis('auto')",
+  removedIn: '3.3',
+  errors: [err('ValueError', /Unrecognized string '?normal'? to axis/)],
+  link: `${API('3.3.0')}#arguments`,
+  message: "axis('normal') was removed in matplotlib 3.3: 'auto' is the same setting",
+  fixtures: [{
+    before: MPL_SETUP + "fig, ax = plt.subplots()\nplt.axis('normal')\nax.axis('normal')\nprint(ax.get_aspect())",
+    after: MPL_SETUP + "fig, ax = plt.subplots()\nplt.axis('auto')\nax.axis('auto')\nprint(ax.get_aspect())",
+    expect: 'auto',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsNamed(['axis'])) {
+      const first = callArgs(call)?.positional[0];
+      if (first && stringValue(first) === 'normal') yield { node: first, edits: [replaceNode(first, `${quoteOf(first)}auto${quoteOf(first)}`)] };
+    }
+  },
+});
+
+/** rcParams keys removed after their setting stopped doing anything (setting them now raises KeyError). */
+const NO_EFFECT_RCPARAMS: Record<string, string> = {
+  'text.latex.unicode': '3.3 (usetex always supports unicode)',
+  'axes.hold': '3.0 (axes always hold)',
+  'examples.directory': '3.0 (it was unused)',
+  'text.latex.preview': '3.5 (it had no effect)',
+};
+const RC_PARAMS = ['matplotlib.rcParams', 'matplotlib.pyplot.rcParams', 'pylab.rcParams', 'matplotlib.pylab.rcParams'];
+
+const removedRcParams = rule({
+  id: 'mpl-removed-rcparams',
+  triggers: ['rcParams'],
+  library: 'matplotlib',
+  title: "rcParams['text.latex.unicode'] / ['axes.hold'] / ['axes.color_cycle'] = ...",
+  old: "plt.rcParams['axes.color_cycle'] = ['r', 'k']; plt.rcParams['text.latex.unicode'] = True",
+  new: "plt.rcParams['axes.prop_cycle'] = plt.cycler(color=['r', 'k'])  (the other line removed)",
+  removedIn: '3.0',
+  errors: [err('KeyError', /(text\.latex\.unicode|axes\.hold|examples\.directory|text\.latex\.preview|axes\.color_cycle)/)],
+  link: `${API('3.3.0')}#rcparams`,
+  message: 'this rcParam was removed: axes.color_cycle (deprecated in 1.5) is axes.prop_cycle, a cycler of colors; text.latex.unicode (3.3), axes.hold (3.0), examples.directory (3.0) and text.latex.preview (3.5) had no effect any more and their assignments are dropped',
+  fixtures: [{
+    before: MPL_SETUP + "plt.rcParams['text.latex.unicode'] = True\nplt.rcParams['axes.color_cycle'] = ['r', 'k']\nprint(plt.rcParams['axes.prop_cycle'].by_key()['color'])",
+    after: MPL_SETUP + "plt.rcParams['axes.prop_cycle'] = plt.cycler(color=['r', 'k'])\nprint(plt.rcParams['axes.prop_cycle'].by_key()['color'])",
+    expect: "['r', 'k']",
+    beforeError: 'KeyError',
+  }],
+  *find(ctx) {
+    for (const sub of ctx.nodes('subscript')) {
+      const key = stringValue(sub.childForFieldName('subscript'));
+      if (key === undefined || !(key in NO_EFFECT_RCPARAMS || key === 'axes.color_cycle')) continue;
+      const q = ctx.qname(sub.childForFieldName('value'));
+      if (!q || !RC_PARAMS.includes(q)) continue;
+      const asg = sub.parent;
+      const stmt = asg?.parent;
+      if (asg?.type !== 'assignment' || asg.childForFieldName('left')?.startIndex !== sub.startIndex || stmt?.type !== 'expression_statement') { yield { node: sub }; continue; }
+      if (key !== 'axes.color_cycle') { yield { node: sub, message: `rcParams['${key}'] was removed in matplotlib ${NO_EFFECT_RCPARAMS[key]}; the assignment is dropped`, edits: [deleteStatement(ctx, stmt)] }; continue; }
+      const ref = ctx.moduleRef('matplotlib.pyplot', 'plt');
+      const right = asg.childForFieldName('right');
+      if (!ref || !right) { yield { node: sub }; continue; }
+      const idx = sub.childForFieldName('subscript')!;
+      yield {
+        node: sub,
+        edits: [
+          replaceNode(idx, `${quoteOf(idx)}axes.prop_cycle${quoteOf(idx)}`),
+          replaceNode(right, `${ref.name}.cycler(color=${right.text})`),
+          ...(ref.edit ? [ref.edit] : []),
+        ],
+      };
+    }
+  },
+});
+
+export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle, axisNormal, removedRcParams];
 

@@ -379,8 +379,46 @@ const itemset = rule({
   },
 });
 
+const STACKERS = ['stack', 'vstack', 'hstack', 'dstack', 'column_stack', 'row_stack'];
+
+/** NumPy 1.25 made the stacking functions require a sequence: a generator or map() argument now raises TypeError. */
+const stackSequence = rule({
+  id: 'numpy-stack-sequence',
+  triggers: STACKERS,
+  library: 'numpy',
+  title: 'np.vstack(generator)',
+  old: 'np.vstack(f(x) for x in xs)',
+  new: 'np.vstack([f(x) for x in xs])',
+  removedIn: '1.25',
+  deprecatedIn: '1.16',
+  errors: [err('TypeError', /arrays to stack must be passed as a "sequence" type/)],
+  link: 'https://numpy.org/doc/stable/release/1.25.0-notes.html#expired-deprecations',
+  message: 'np.stack/vstack/hstack/dstack/column_stack need a sequence since NumPy 1.25 (a generator or map() raises TypeError): build a list',
+  fixtures: [{
+    before: 'import numpy as np\nprint(np.vstack(np.arange(2) + i for i in range(3)).shape, np.hstack(map(np.ones, [1, 2])).shape)',
+    after: 'import numpy as np\nprint(np.vstack([np.arange(2) + i for i in range(3)]).shape, np.hstack(list(map(np.ones, [1, 2]))).shape)',
+    expect: '(3, 2) (3,)',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call } of ctx.callsTo(STACKERS.map((n) => `numpy.${n}`))) {
+      const argList = call.childForFieldName('arguments');
+      // `np.vstack(x for x in xs)`: the generator is the whole argument list.
+      if (argList?.type === 'generator_expression') {
+        yield { node: argList, edits: [replaceNode(argList, `([${argList.text.slice(1, -1)}])`)] };
+        continue;
+      }
+      const first = callArgs(call)?.positional[0];
+      if (!first) continue;
+      if (first.type === 'generator_expression') { yield { node: first, edits: [replaceNode(first, `[${first.text.slice(1, -1)}]`)] }; continue; }
+      const fn = first.type === 'call' ? first.childForFieldName('function') : undefined;
+      if (fn?.type === 'identifier' && ['map', 'filter', 'zip'].includes(fn.text) && ctx.isFreeName(fn)) yield { node: first, edits: [replaceNode(first, `list(${first.text})`)] };
+    }
+  },
+});
+
 export const numpyRules: Rule[] = [
   builtinAliases, nanAliases, infAliases, scalarAliases, stringAliases, roundUnderscore, product, sometrue, rank, mat,
-  asfarray, ptpMethod, asscalar, histogramNormed, raggedArray, printoptionsNan, npWarnings, npMath, msort, alen, itemset,
+  asfarray, ptpMethod, asscalar, histogramNormed, raggedArray, printoptionsNan, npWarnings, npMath, msort, alen, itemset, stackSequence,
 ];
 

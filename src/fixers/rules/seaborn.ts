@@ -2,7 +2,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
-import { err, rule } from './helpers.js';
+import { deleteStatement, err, moveModules, rule } from './helpers.js';
 import { addArgument, callArgs, removeArgument, renameKeyword, replaceNode, type Args } from './tree.js';
 
 const WN = (v: string) => `https://seaborn.pydata.org/whatsnew/v${v}.html`;
@@ -282,4 +282,91 @@ const snsPlt = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt];
+/** The pre-0.11 bivariate KDE: kdeplot(data, data2) was x and y; now `data` is a DataFrame and data2 is gone. */
+const kdeplotData2 = rule({
+  id: 'seaborn-kdeplot-data2',
+  triggers: ['data2'],
+  library: 'seaborn',
+  title: 'kdeplot(data2=)',
+  old: 'sns.kdeplot(df.x, data2=df.y) / sns.kdeplot(data=df.x, data2=df.y)',
+  new: 'sns.kdeplot(x=df.x, y=df.y)',
+  removedIn: '0.11',
+  errors: [err('TypeError', /`data2` has been removed \(replaced by `y`\)/)],
+  link: WN('0.11.0'),
+  message: 'kdeplot(data2=) was removed in seaborn 0.11: the bivariate KDE takes x= and y= (data= is now a DataFrame)',
+  fixtures: [{
+    before: SETUP + 'ax = sns.kdeplot(df.x, data2=df.y)\nax2 = sns.kdeplot(data=df.x, data2=df.y)\nprint(ax.get_xlabel(), ax.get_ylabel())',
+    after: SETUP + 'ax = sns.kdeplot(x=df.x, y=df.y)\nax2 = sns.kdeplot(x=df.x, y=df.y)\nprint(ax.get_xlabel(), ax.get_ylabel())',
+    expect: 'x y',
+    beforeError: 'TypeError',
+  }],
+  *find(ctx) {
+    for (const { call, args } of snsCalls(ctx, ['kdeplot'])) {
+      const kw = args.keywords.get('data2');
+      if (!kw) continue;
+      if (args.keywords.has('y') || args.keywords.has('x') || args.positional.length > 1 || args.listSplat) { yield { node: call }; continue; }
+      const edits: TextEdit[] = [renameKeyword(kw, 'y')];
+      const data = args.keywords.get('data');
+      const first = args.positional[0];
+      // The old first argument was the x vector; a DataFrame there is the new API and cannot pair with data2.
+      if (data) edits.push(renameKeyword(data, 'x'));
+      else if (first && !ctx.nb.isDataFrameExpr(first, ctx.index)) edits.push({ start: first.startIndex, end: first.startIndex, text: 'x=' });
+      else { yield { node: call }; continue; }
+      yield { node: kw, edits };
+    }
+  },
+});
+
+/** Modules removed in 0.10: apionly (the import that skipped the style change, which plain `import seaborn` no longer makes) and linearmodels. */
+const removedModules = rule({
+  id: 'seaborn-removed-modules',
+  triggers: ['apionly', 'linearmodels'],
+  library: 'seaborn',
+  title: 'seaborn.apionly / seaborn.linearmodels',
+  old: 'import seaborn.apionly as sns',
+  new: 'import seaborn as sns',
+  removedIn: '0.10',
+  errors: [err('ModuleNotFoundError', /No module named 'seaborn\.(apionly|linearmodels)'/)],
+  link: WN('0.10.0'),
+  message: "seaborn.apionly was removed in seaborn 0.10 (since 0.8 a plain import does not change matplotlib's style, so it is the same thing); seaborn.linearmodels is seaborn.regression",
+  fixtures: [{
+    before: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn.apionly as sns\nprint(len(sns.color_palette()))",
+    after: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn as sns\nprint(len(sns.color_palette()))",
+    expect: '10',
+    beforeError: 'ModuleNotFoundError',
+  }],
+  *find(ctx) {
+    yield* moveModules(ctx, { 'seaborn.apionly': 'seaborn', 'seaborn.linearmodels': 'seaborn.regression' });
+  },
+});
+
+/** JointGrid.annotate(stats.pearsonr) (0.9 deprecation, removed 0.11): a scipy.stats function as first argument tells it from matplotlib's annotate(text, xy). */
+const jointAnnotate = rule({
+  id: 'seaborn-jointgrid-annotate',
+  triggers: ['annotate'],
+  library: 'seaborn',
+  title: 'JointGrid.annotate(stats.pearsonr)',
+  old: 'g = sns.jointplot(...); g.annotate(stats.pearsonr)',
+  new: 'g = sns.jointplot(...)  (annotation dropped)',
+  removedIn: '0.11',
+  errors: [err('AttributeError', /'JointGrid' object has no attribute 'annotate'/)],
+  link: WN('0.11.0'),
+  message: 'JointGrid.annotate was removed in seaborn 0.11 (the statistic legend is gone); the call is dropped and the plot kept',
+  fixtures: [{
+    before: SETUP + "from scipy import stats\ng = sns.jointplot(x='x', y='y', data=df).annotate(stats.pearsonr)\ng.annotate(stats.spearmanr)\nprint(type(g).__name__)",
+    after: SETUP + "from scipy import stats\ng = sns.jointplot(x='x', y='y', data=df)\nprint(type(g).__name__)",
+    expect: 'JointGrid',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, recv } of ctx.methodCalls(['annotate'])) {
+      const first = callArgs(call)?.positional[0];
+      if (!first || !ctx.qname(first)?.startsWith('scipy.stats.')) continue;
+      const stmt = call.parent;
+      if (stmt?.type === 'expression_statement' && recv.type === 'identifier') yield { node: call, edits: [deleteStatement(ctx, stmt)] };
+      else yield { node: call, edits: [replaceNode(call, recv.text)] };
+    }
+  },
+});
+
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];

@@ -105,6 +105,11 @@ const PREFERRED_ALIAS: Record<string, string> = {
   numpy: 'np', pandas: 'pd', 'matplotlib.pyplot': 'plt', seaborn: 'sns', ast: 'ast', inspect: 'inspect', pickle: 'pickle',
 };
 
+/** Modules that other modules re-export as an attribute (`plt.cm` is `matplotlib.cm`): a moved name is also reached through them. */
+const REEXPORTED_AS: Record<string, string[]> = {
+  'matplotlib.cm': ['matplotlib.pyplot.cm', 'pylab.cm'],
+};
+
 const unexpectedKw = (kw: string) => err('TypeError', new RegExp(`unexpected keyword argument '${escapeRe(kw)}'`));
 
 /** The literal's canonical source: strings as `'value'`, other literals as written (`True`, `None`, `1e-07`). */
@@ -199,8 +204,9 @@ function* findMoveSymbol(ctx: CellContext, e: MoveSymbolEntry): Generator<RuleMa
       }
     }
   }
-  // Attribute uses: `mixture.GMM`, `np.issubclass_`, `scipy.signal.hann`.
-  for (const { node } of ctx.attributesTo([e.from])) {
+  // Attribute uses: `mixture.GMM`, `np.issubclass_`, `scipy.signal.hann`, `plt.cm.Vega10`.
+  const reached = [e.from, ...(REEXPORTED_AS[fromMod] ?? []).map((m) => `${m}.${last(e.from)}`)];
+  for (const { node } of ctx.attributesTo(reached)) {
     const obj = node.childForFieldName('object')!;
     const attr = node.childForFieldName('attribute')!;
     if (builtin) { yield { node, edits: [replaceNode(node, last(e.to))] }; continue; }

@@ -57,6 +57,14 @@ const logScaleKw = (from: string, to: string, axis: 'x' | 'y'): TableEntry => ({
   }],
 });
 
+/** A name removed without a behaviour change (its replacement is another importable name); old form: AttributeError. */
+const moved = (id: string, from: string, to: string, [deprecatedIn, removedIn]: [string, string], why: string, ...fs: Array<{ before: string; after: string; expect: string }>): TableEntry => ({
+  kind: 'move-symbol', id, library: 'matplotlib', removedIn, deprecatedIn, from, to,
+  link: API(`${removedIn}.0`, '#removals'),
+  message: `${from} was removed in matplotlib ${removedIn}: ${why}`,
+  fixtures: fs.map((f) => ({ ...f, beforeError: 'AttributeError' })),
+});
+
 export const matplotlibTable: TableEntry[] = [
   logScaleKw('nonposx', 'nonpositive', 'x'),
   logScaleKw('nonposy', 'nonpositive', 'y'),
@@ -338,4 +346,23 @@ export const matplotlibTable: TableEntry[] = [
       expect: '2', beforeError: 'ModuleNotFoundError',
     }],
   },
+  // Third pass (API changes 2.2–3.6 removals).
+  moved('mpl-cbook-iterable', 'matplotlib.cbook.iterable', 'numpy.iterable', ['3.1', '3.3'], 'use numpy.iterable', {
+    before: 'import numpy as np\nimport matplotlib.cbook as cbook\nprint(cbook.iterable([1]), cbook.iterable(1))',
+    after: 'import numpy as np\nimport matplotlib.cbook as cbook\nprint(np.iterable([1]), np.iterable(1))',
+    expect: 'True False',
+  }),
+  moved('mpl-cm-cmap-d', 'matplotlib.cm.cmap_d', 'matplotlib.colormaps', ['3.3', '3.6'], 'use matplotlib.colormaps (the registry, a mapping of name to colormap)', {
+    before: "import matplotlib\nimport matplotlib.cm as cm\nprint('viridis' in cm.cmap_d, cm.cmap_d['jet'].name)",
+    after: "import matplotlib\nimport matplotlib.cm as cm\nprint('viridis' in matplotlib.colormaps, matplotlib.colormaps['jet'].name)",
+    expect: 'True jet',
+  }, {
+    before: PLT + "print(plt.cm.cmap_d['Blues_r'].name)", after: PLT + "print(matplotlib.colormaps['Blues_r'].name)", expect: 'Blues_r',
+  }),
+  // The string form (cmap='Vega10') is mpl-vega-colormaps.
+  moved('mpl-cm-vega10', 'matplotlib.cm.Vega10', 'matplotlib.cm.tab10', ['2.0', '2.2'], 'use cm.tab10 (Vega10 was its alias)', {
+    before: PLT + 'print(plt.cm.Vega10.name)', after: PLT + 'print(plt.cm.tab10.name)', expect: 'tab10',
+  }, {
+    before: 'import matplotlib.cm as cm\nprint(cm.Vega10.N)', after: 'import matplotlib.cm as cm\nprint(cm.tab10.N)', expect: '10',
+  }),
 ];
