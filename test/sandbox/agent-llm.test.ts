@@ -58,10 +58,9 @@ function options(kind: 'openai' | 'anthropic', extra: Partial<ModernizeOptions> 
 }
 
 describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', { timeout: 600_000 }, () => {
-  // One test's unconsumed scripted replies must never answer the next test's requests.
-  afterEach(() => {
-    standin.clearScript();
-  });
+  // One test's unconsumed scripted replies must never answer the next test's requests, and a test
+  // that scripted a reply the code never asked for fails (a test that expects fewer calls clears its script).
+  afterEach(() => standin.expectConsumed());
 
   it('fixes an error only an LLM can fix (OpenAI wire format) and reproduces', async () => {
     const nb = withStoredOutputs(makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']), { 1: '6\n' });
@@ -137,6 +136,32 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.deepEqual(report.fixes.map((f) => [f.type, f.sourceKind]), [['score-calibration', 'llm']]);
     assert.ok(report.comparisons.some((c) => c.original === 3 && c.new === 3));
+  });
+
+  it('an AbortSignal from the caller cancels the LLM request in flight and stops the loop and the kernel at once: interrupted', async () => {
+    const nb = makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']);
+    // A reply held for 10 minutes: only the abort ends the call sooner.
+    standin.push({ delayMs: 600_000, then: reply('total = df.a.sum()\nprint(total)') });
+    const before = standin.requests.length;
+    const abandoned = standin.abandoned;
+    const ctl = new AbortController();
+    const running = modernizeNotebook(nb, options('openai', { signal: ctl.signal }));
+    while (standin.requests.length === before) await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    ctl.abort(new Error('the caller gave up'));
+    const report = await running;
+    const stopMs = Date.now() - t0;
+    assert.ok(stopMs < 5000, `stopped ${stopMs} ms after the abort`);
+    assert.equal(report.stopReason, 'interrupted', report.reason);
+    assert.equal(standin.abandoned, abandoned + 1, 'the SDK closed the request');
+  });
+
+  it('a provider that keeps failing: verdict "failed" (could not evaluate), stop reason llm-error, the provider\'s error as the reason', async () => {
+    const nb = makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']);
+    standin.push({ status: 401, message: 'invalid key' });
+    const report = await modernizeNotebook(nb, options('openai'));
+    assert.deepEqual([report.verdict, report.stopReason], ['failed', 'llm-error']);
+    assert.match(report.reason, /openai: HTTP 401 \(auth\)/);
   });
 
   it('stops with a recorded reason when the spend cap is reached', async () => {

@@ -56,6 +56,8 @@ export interface StandinOptions {
 
 export class LlmStandin {
   readonly requests: StandinRequest[] = [];
+  /** Requests whose client went away while a delayed reply was held open (e.g. an aborted call). */
+  abandoned = 0;
   private readonly script: StandinStep[];
   private server!: http.Server;
   port = 0;
@@ -93,6 +95,16 @@ export class LlmStandin {
   /** Drop the steps nobody asked for (a test that expects fewer calls than it scripted). */
   clearScript(): void {
     this.script.length = 0;
+  }
+
+  /**
+   * For afterEach: clears the script and throws when steps were left, so the test that scripted
+   * replies it never asked for fails (instead of its leftovers answering the next test's requests).
+   */
+  expectConsumed(): void {
+    const left = this.script.length;
+    this.clearScript();
+    if (left) throw new Error(`the LLM stand-in still held ${left} scripted step(s) at the end of the test: the code under test made fewer LLM calls than the test scripted`);
   }
 
   get pending(): number {
@@ -133,7 +145,16 @@ export class LlmStandin {
 
   private async serve(res: http.ServerResponse, api: 'openai' | 'anthropic', body: any, step: StandinStep, req: http.IncomingMessage): Promise<void> {
     if ('delayMs' in step) {
-      await new Promise((r) => setTimeout(r, step.delayMs));
+      // Held open until the delay ends or the client goes away (an aborted request must not leave
+      // a timer that keeps the test process alive).
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, step.delayMs);
+        res.once('close', () => {
+          if (!res.writableEnded) this.abandoned += 1;
+          clearTimeout(timer);
+          r();
+        });
+      });
       if (req.socket.destroyed || res.destroyed) return;
       return this.serve(res, api, body, step.then ?? { reply: 'ok' }, req);
     }

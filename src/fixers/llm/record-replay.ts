@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { log } from '../../core/log.js';
 import { LlmError, type LlmErrorKind } from './errors.js';
-import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+import type { CallOptions, LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
 export const RECORD_VERSION = 1;
 
@@ -45,7 +45,7 @@ export class RecordingProvider implements LlmProvider {
   get provider(): string { return this.inner.provider; }
   get model(): string { return this.inner.model; }
 
-  async complete(req: LlmRequest): Promise<LlmResponse> {
+  async complete(req: LlmRequest, call?: CallOptions): Promise<LlmResponse> {
     const base = {
       v: RECORD_VERSION,
       seq: this.seq++,
@@ -56,7 +56,7 @@ export class RecordingProvider implements LlmProvider {
       request: req,
     };
     try {
-      const response = await this.inner.complete(req);
+      const response = await this.inner.complete(req, call);
       this.append({ ...base, response });
       return response;
     } catch (err) {

@@ -48,10 +48,19 @@ export interface LlmResponse {
   truncated?: boolean;
 }
 
+/** Per-call options that are not part of the request (never recorded or hashed). */
+export interface CallOptions {
+  /**
+   * Aborts the call: the in-flight HTTP request (the SDKs' own abort support) and any backoff
+   * wait between retries. The call then fails with LlmError('interrupted').
+   */
+  signal?: AbortSignal;
+}
+
 export interface LlmProvider {
   /** 'openai' | 'anthropic' | ... — recorded in Patch.source. */
   readonly provider: string;
   /** The model requested. */
   readonly model: string;
-  complete(req: LlmRequest): Promise<LlmResponse>;
+  complete(req: LlmRequest, opts?: CallOptions): Promise<LlmResponse>;
 }
