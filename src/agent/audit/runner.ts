@@ -50,7 +50,7 @@ export type AuditEvent =
   | { type: 'started'; job: AuditJob }
   | { type: 'progress'; job: AuditJob; progress: JobProgress }
   | { type: 'finished'; record: AuditRecord }
-  | { type: 'released'; job: AuditJob }
+  | { type: 'released'; job: AuditJob; reason?: string }
   | { type: 'crashed'; record: AuditRecord };
 
 export interface AuditOutcome {
@@ -147,7 +147,7 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
         },
         released: (job, reason) => {
           store.released(job.id, reason);
-          emit({ type: 'released', job });
+          emit({ type: 'released', job, reason });
         },
         crashed: (job, detail) => {
           const rec = crashedRecord(job, a.config.mode, detail);
