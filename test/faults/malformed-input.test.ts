@@ -42,10 +42,10 @@ const CASES: Record<string, [string | Buffer, Expect]> = {
   'cells-is-object': [mutate((nb) => (nb.cells = { a: 1 })), 'malformed'],
   'cells-is-string': [mutate((nb) => (nb.cells = 'print(1)')), 'malformed'],
   'cell-is-number': [mutate((nb) => (nb.cells[0] = 42)), 'any'],
-  'source-is-number': [mutate((nb) => (nb.cells[1].source = 12345)), 'any'],
-  'source-list-of-numbers': [mutate((nb) => (nb.cells[1].source = [1, 2, 3])), 'any'],
+  'source-is-number': [mutate((nb) => (nb.cells[1].source = 12345)), 'malformed'],
+  'source-list-of-numbers': [mutate((nb) => (nb.cells[1].source = [1, 2, 3])), 'malformed'],
   'outputs-is-string': [mutate((nb) => (nb.cells[1].outputs = 'oops')), 'any'],
-  'output-text-is-object': [mutate((nb) => (nb.cells[1].outputs[0].text = { a: 1 })), 'any'],
+  'output-text-is-object': [mutate((nb) => (nb.cells[1].outputs[0].text = { a: 1 })), 'malformed'],
   'metadata-is-list': [mutate((nb) => (nb.metadata = [1, 2])), 'any'],
   'kernelspec-is-string': [mutate((nb) => (nb.metadata.kernelspec = 'python3')), 'any'],
   'cell-type-unknown': [mutate((nb) => (nb.cells[0].cell_type = 'spreadsheet')), 'any'],
@@ -77,9 +77,9 @@ const CASES: Record<string, [string | Buffer, Expect]> = {
   'invalid-utf8-in-source': [withBytes(text(base()).replace('print(sorted(values))', 'print(sorted(values))  # @@'), '@@', [0xff, 0xfe, 0xc3]), 'any'],
   'invalid-utf8-outside-strings': [withBytes('{"nbformat": 4, @@"cells": []}', '@@', [0xff, 0xfe]), 'malformed'],
   'bom-prefixed': ['\uFEFF' + text(base()), 'runs'],
-  'deeply-nested-metadata': [text(base()).replace('"metadata": {', `"metadata": {"deep": ${nested(100_000, '{"a":', '}', '1')},`), 'any'],
-  'deeply-nested-arrays-in-output': [text(base()).replace('"outputs": []', `"outputs": [{"output_type": "execute_result", "data": {"application/json": ${nested(100_000, '[', ']', '1')}}, "metadata": {}, "execution_count": 1}]`), 'any'],
-  'cell-of-100-mb': [mutate((nb) => (nb.cells[0].source = `values = [3, 1, 2]  # ${'x'.repeat(100 * 1024 * 1024)}`)), 'any'],
+  'deeply-nested-metadata': [text(base()).replace('"metadata": {', `"metadata": {"deep": ${nested(100_000, '{"a":', '}', '1')},`), 'malformed'],
+  'deeply-nested-arrays-in-output': [mutate((nb) => (nb.cells[0].outputs = [{ output_type: 'execute_result', data: { 'application/json': 'DEEP' }, metadata: {}, execution_count: 1 }])).replace('"DEEP"', nested(100_000, '[', ']', '1')), 'malformed'],
+  'cell-of-100-mb': [mutate((nb) => (nb.cells[0].source = `values = [3, 1, 2]  # ${'x'.repeat(100 * 1024 * 1024)}`)), 'malformed'],
 };
 
 let run: CliRun;
