@@ -132,7 +132,10 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
     const attempt = (c: JobContext) => (mode === 'fix' ? auditFix(job, c, fix!) : auditBaseline(job, c).then((b) => b.record));
     try {
       let record = await attempt(ctx);
-      if (serverDied(record) && !abort.signal.aborted) {
+      // Said by the run (the server stopped answering mid-cell), or seen afterwards: the warm
+      // server is gone (killed while the kernel started: the run then fails another way).
+      const serverGone = serverDied(record) || (record.verdict !== 'reproduced' && warm !== undefined && (await warm.died(jobSandbox(job, config.sandbox))));
+      if (serverGone && !abort.signal.aborted) {
         // The Jupyter server can die of something else than the notebook (killed from outside, the
         // OOM killer choosing it): run it once more in a new sandbox before recording that.
         log.warn(`${job.id}: the Jupyter server died during the run; running it again in a new sandbox`);
