@@ -123,6 +123,8 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       });
       for (const fixer of d.fixers) {
         const p = await fixer.propose({ diagnosis, step, notebook: bench.work, state, runOrder: bench.runOrder, escalate: move.escalate, attempts: bench.attempts, isNew: bench.isNew, oracle, environment: env, emit, trial });
+        // An aborted LLM call comes back as a failed proposal: it says nothing about the notebook.
+        if (d.signal?.aborted) return done({ reason: 'interrupted', detail: 'interrupted by the user' });
         if (!p) continue;
         if (p.kind === 'stop') return done({ reason: p.reason, detail: p.detail });
         if (p.kind === 'patch') {

@@ -80,7 +80,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   const dataFiles = opts.sandbox.data ? fs.readdirSync(opts.sandbox.data.dir) : [];
   // The spend cap is checked before every call (a call that could exceed it is never sent).
   const spend = new SpendTracker({ capUsd: budgets.spendCapUsd });
-  const provider = opts.llm?.provider ? new MeteredProvider(opts.llm.provider, spend) : null;
+  const provider = opts.llm?.provider ? new MeteredProvider(abortedBy(opts.llm.provider, opts.signal), spend) : null;
   const llmReason = opts.llm?.reason ?? 'no LLM configured';
   // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
   const era: EraHint & { bounds: NonNullable<EraHint['bounds']> } = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
@@ -160,6 +160,15 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     return writeArtifacts({ ...artifacts, modernized: moved.notebook, executed: executed ? reorderCells(executed, outcome.runOrder).notebook : undefined, changedBy: remapped });
   }
   return writeArtifacts({ ...artifacts, modernized: work, executed, changedBy: report.changedBy });
+}
+
+/**
+ * The provider with the run's signal bound to every call: Ctrl-C (or the caller's abort) cancels
+ * the HTTP request in flight and any backoff, instead of waiting out timeouts and retries.
+ */
+function abortedBy(inner: LlmProvider, signal: AbortSignal | undefined): LlmProvider {
+  if (!signal) return inner;
+  return { provider: inner.provider, model: inner.model, complete: (req) => inner.complete(req, { signal }) };
 }
 
 /** Every safe rule, all at once, before the first run (free, deterministic); returns the findings of the original. */

@@ -93,7 +93,8 @@ export class ReportBuilder {
       schemaVersion: MODERNIZE_REPORT_SCHEMA_VERSION,
       tool: { name: 'nbmodernize', version: toolVersion() },
       notebook: { path: x.notebookPath, output: null },
-      verdict: verdict?.verdict ?? (stop?.reason === 'sandbox-error' ? 'failed' : 'not-reproduced'),
+      // A sandbox or provider failure says nothing about the notebook: "failed" (could not evaluate).
+      verdict: verdict?.verdict ?? (stop?.reason === 'sandbox-error' || stop?.reason === 'llm-error' ? 'failed' : 'not-reproduced'),
       reason: verdict?.reason ?? stop?.detail ?? '',
       stopReason: stop?.reason ?? 'no-fix-available',
       oracle: verdict?.oracle.oracle ?? (x.expected ? 'expected-score' : 'stored-outputs'),

@@ -15,6 +15,8 @@ export const ExitCode = {
   cellTimeout: 8,
   budgetExceeded: 9,
   kernelDied: 10,
+  /** audit --fix stopped starting notebooks: the LLM provider failed for N notebooks in a row. */
+  llmUnavailable: 11,
   interrupted: 130,
 } as const;
 export type ExitCodeName = keyof typeof ExitCode;

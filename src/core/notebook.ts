@@ -91,16 +91,17 @@ export function parseNotebook(raw: string, label = 'notebook'): LoadedNotebook {
   if (!json || typeof json !== 'object' || Array.isArray(json)) {
     throw new NotebookInputError(`${label} is not a notebook: the top level is not a JSON object`, 'malformed-notebook');
   }
+  checkDepth(json, label);
   const major = json.nbformat;
   if (major === 4) {
     if (!Array.isArray(json.cells)) {
       throw new NotebookInputError(`${label} is not a valid nbformat 4 notebook: "cells" is missing`, 'malformed-notebook');
     }
-    return { notebook: normalizeV4(json), notes: [], originalFormat: 4 };
+    return { notebook: checkShape(normalizeV4(json), label), notes: [], originalFormat: 4 };
   }
   if (major === 3) {
     return {
-      notebook: upgradeV3(json, label),
+      notebook: checkShape(upgradeV3(json, label), label),
       notes: [`converted ${label} from nbformat 3 to nbformat 4`],
       originalFormat: 3,
     };
@@ -109,6 +110,45 @@ export function parseNotebook(raw: string, label = 'notebook'): LoadedNotebook {
     `${label} has unsupported nbformat ${JSON.stringify(major)} (only 3 and 4 are understood)`,
     'malformed-notebook',
   );
+}
+
+/** Deeper than any notebook writer nests; recursive code (JSON.stringify) overflows the stack far below 100,000. */
+export const MAX_JSON_DEPTH = 1000;
+/** No real cell's code is this big; a kernel would choke on it (found by the fault suite: a 100 MB cell ran out the whole budget). */
+export const MAX_CELL_SOURCE_BYTES = 10 * 1024 * 1024;
+
+/** Refuse JSON nested deeper than MAX_JSON_DEPTH (walked without recursion, so the check itself cannot overflow). */
+function checkDepth(json: unknown, label: string): void {
+  const stack: Array<[unknown, number]> = [[json, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (d > MAX_JSON_DEPTH) throw new NotebookInputError(`${label} is nested more than ${MAX_JSON_DEPTH} levels deep; not a notebook any tool wrote`, 'malformed-notebook');
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x && typeof x === 'object') stack.push([x, d + 1]);
+  }
+}
+
+const isText = (v: unknown) => typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list with non-text items' : typeof v);
+
+/** Sources and text outputs are text (a string or a list of strings), and cells have a sane size. */
+function checkShape(nb: Notebook, label: string): Notebook {
+  const bad = (msg: string) => new NotebookInputError(`${label}: ${msg}`, 'malformed-notebook');
+  nb.cells.forEach((c, i) => {
+    if (!isText(c.source)) throw bad(`cell ${i}'s "source" is ${kindOf(c.source)}, not text`);
+    const size = sourceText(c.source).length;
+    if (c.cell_type === 'code' && size > MAX_CELL_SOURCE_BYTES) throw bad(`cell ${i}'s source is ${(size / 1048576).toFixed(0)} MB, over the ${MAX_CELL_SOURCE_BYTES / 1048576} MB a cell may have`);
+    if (c.cell_type !== 'code') return;
+    c.outputs.forEach((o: any, j) => {
+      if (!o || typeof o !== 'object') throw bad(`cell ${i}, output ${j} is ${kindOf(o)}, not an output`);
+      if (o.output_type === 'stream' && !isText(o.text)) throw bad(`cell ${i}, output ${j}: "text" is ${kindOf(o.text)}, not text`);
+      if (o.data !== undefined && (typeof o.data !== 'object' || o.data === null || Array.isArray(o.data))) throw bad(`cell ${i}, output ${j}: "data" is ${kindOf(o.data)}, not a mime bundle`);
+      for (const [mime, v] of Object.entries(o.data ?? {})) {
+        if (!/json$/.test(mime) && !isText(v)) throw bad(`cell ${i}, output ${j}: ${mime} is ${kindOf(v)}, not text`);
+      }
+    });
+  });
+  return nb;
 }
 
 function normalizeV4(json: any): Notebook {

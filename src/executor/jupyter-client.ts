@@ -11,6 +11,8 @@ import type { KernelMessage, Kernel } from '@jupyterlab/services';
 import { Agent, fetch as undiciFetch, Request as UndiciRequest, Headers as UndiciHeaders } from 'undici';
 import WebSocket from 'ws';
 import type { JupyterEndpoint } from './types.js';
+import { errorMessage } from '../core/errors.js';
+import { log } from '../core/log.js';
 
 export type IOPubMessage = KernelMessage.IIOPubMessage;
 export interface ExecuteReply {
@@ -157,6 +159,15 @@ class JupyterKernel implements KernelHandle {
   liveness: KernelLiveness = 'alive';
 
   constructor(private readonly conn: KernelConnection, private readonly serverAnswers: () => Promise<boolean>) {
+    // After the server auto-restarts a dead kernel (out of memory, killpg), the library calls
+    // reconnect() in a promise chain nobody handles; once the run ends and the connection is
+    // disposed, that promise rejects, and unhandled it killed the audit worker (the next notebook
+    // was then recorded as crashed). Only our own restart() wants that error.
+    const reconnect = conn.reconnect.bind(conn);
+    conn.reconnect = () => {
+      const p = reconnect();
+      return this.restartingOnPurpose ? p : p.catch((err) => void log.debug(`kernel reconnect after an auto-restart: ${errorMessage(err)}`));
+    };
     conn.statusChanged.connect((_, status) => {
       // The server's restarter reports a crashed kernel as "restarting" (we see "autorestarting").
       if (status === 'dead') this.setLiveness('dead', 'kernel status is dead');

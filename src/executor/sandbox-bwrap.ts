@@ -53,13 +53,20 @@ export interface BwrapServer {
  * /kaggle/working), looking for kernelspecs in kernelDirs (inside the sandbox), and wait until it
  * answers; on failure nothing is left running.
  */
+/** Processes per sandbox unless the request says otherwise (Docker's default here too). */
+export const DEFAULT_PIDS = 512;
+
 export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironment, ws: Workspace, kernelDirs: string[], signal?: AbortSignal): Promise<BwrapServer> {
   const bwrap = requireHostTool('bwrap', 'bubblewrap');
   const t0 = Date.now();
   fs.writeFileSync(path.join(ws.sockDir, SERVER_CONFIG_FILE), serverConfigSource(kernelDirs));
   const token = newToken();
   const memoryBytes = req.memoryMb ? req.memoryMb * 1024 * 1024 : undefined;
-  const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids: req.pids, cpus: req.cpus });
+  // A process cap by default, as in Docker: a fork bomb then fails in its cell instead of filling
+  // the host's process table. Only through the cgroup: RLIMIT_NPROC (the fallback below) counts
+  // every process of the host user, so it is applied only when asked for.
+  const pids = req.pids ?? DEFAULT_PIDS;
+  const cg = createCgroup(crypto.randomBytes(6).toString('hex'), { memoryBytes, pids, cpus: req.cpus });
   const diskMb = diskMbFor(req);
   const limits: Record<string, number | string | boolean> = { network: 'none', readOnlyRoot: true, uid: 1000, ...(req.threads ? { threads: req.threads } : {}), ...diskLimits(ws, diskMb) };
   const args = bwrapArgs(env.rootfs, ws, req.data, threadEnv(req.threads), diskMb * MB);
@@ -75,7 +82,7 @@ export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironme
     cmd = '/bin/sh';
     argv = ['-c', `${joins} && exec "$@"`, 'sh', ...(fsize.length ? [requireHostTool('prlimit', 'util-linux'), ...fsize] : []), bwrap, ...args];
     if (memoryBytes) limits.memoryMb = req.memoryMb!;
-    if (req.pids) limits.pids = req.pids;
+    limits.pids = pids;
     if (req.cpus) limits.cpus = req.cpus;
     limits.limitMechanism = `cgroup v${cg.version}`;
   } else if (memoryBytes) {

@@ -8,6 +8,10 @@ import { readNotebookFile } from '../../src/core/notebook.js';
 import { modernizeNotebook } from '../../src/agent/modernize.js';
 import { ModernizeReport } from '../../src/core/modernize-report.js';
 import { sharedDir, testSandboxRequest } from '../support/sandbox.js';
+import { calibratedS } from '../support/speed.js';
+
+// These notebooks compute (model fits): their budget follows the machine's measured speed.
+const BUDGET_S = calibratedS(300);
 
 const cases = [
   { competition: 'house-prices', name: 'Gleiwer__3_Data_preparation' },
@@ -15,7 +19,7 @@ const cases = [
 ];
 
 for (const c of cases) {
-  it(`modernizes ${c.name} with rules only until it reproduces`, { timeout: 600_000 }, async () => {
+  it(`modernizes ${c.name} with rules only until it reproduces`, { timeout: (BUDGET_S + 300) * 1000 }, async () => {
     const file = path.join(sharedDir(), 'corpus', 'notebooks', c.competition, `${c.name}.ipynb`);
     const before = fs.readFileSync(file, 'utf8');
     const report = await modernizeNotebook(readNotebookFile(file).notebook, {
@@ -23,7 +27,7 @@ for (const c of cases) {
       outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-agent-corpus-')),
       notebookPath: file,
       llm: { provider: null, reason: 'test: rules only' },
-      timeoutS: 300,
+      timeoutS: BUDGET_S,
     });
     ModernizeReport.parse(report);
     assert.equal(report.verdict, 'reproduced', report.reason);

@@ -51,13 +51,16 @@ async function modernize(incremental: boolean) {
   // Each run its own script: replies one run leaves unused cannot answer the other's requests.
   const session = standin.session([answer, answer, answer]);
   const choice = providerFromEnv({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: session.openaiBaseUrl }, { llm: 'openai' });
-  return modernizeNotebook(nb, {
+  const report = await modernizeNotebook(nb, {
     sandbox: testSandboxRequest({ kind: 'bwrap' }),
     outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-incr-')),
     notebookPath: '/virtual/incremental.ipynb',
     llm: { provider: choice.provider, reason: choice.reason, model: choice.model, providerName: 'openai' },
     incremental,
   });
+  // Each run asks for exactly its three fixes: a leftover answer would serve the next run.
+  standin.expectConsumed();
+  return report;
 }
 
 it('incremental and full re-runs reach the same verdict; incremental executes fewer cells', { timeout: 600_000 }, async () => {

@@ -2,7 +2,7 @@
  * The modernization loop with the LLM, end to end: real kernels in the real sandbox, the real
  * OpenAI and Anthropic SDKs talking HTTP to a loopback stand-in that answers from a script.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,6 +73,10 @@ function options(kind: 'openai' | 'anthropic', session: StandinSession, extra: P
 }
 
 describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', { timeout: 600_000 }, () => {
+  // One test's unconsumed scripted replies must never answer the next test's requests, and a test
+  // that scripted a reply the code never asked for fails (a test that expects fewer calls clears its script).
+  afterEach(() => standin.expectConsumed());
+
   it('fixes an error only an LLM can fix (OpenAI wire format) and reproduces', async () => {
     const nb = withStoredOutputs(makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']), { 1: '6\n' });
     const llm = script(reply('total = df.a.sum()\nprint(total)'));
@@ -147,6 +151,31 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.ok(report.comparisons.some((c) => c.original === 3 && c.new === 3));
   });
 
+  it('an AbortSignal from the caller cancels the LLM request in flight and stops the loop and the kernel at once: interrupted', async () => {
+    const nb = makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']);
+    // A reply held for 10 minutes: only the abort ends the call sooner.
+    const llm = script({ delayMs: 600_000, then: reply('total = df.a.sum()\nprint(total)') });
+    const abandoned = standin.abandoned;
+    const ctl = new AbortController();
+    const running = modernizeNotebook(nb, options('openai', llm, { signal: ctl.signal }));
+    while (llm.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    ctl.abort(new Error('the caller gave up'));
+    const report = await running;
+    const stopMs = Date.now() - t0;
+    assert.ok(stopMs < 5000, `stopped ${stopMs} ms after the abort`);
+    assert.equal(report.stopReason, 'interrupted', report.reason);
+    assert.equal(standin.abandoned, abandoned + 1, 'the SDK closed the request');
+  });
+
+  it('a provider that keeps failing: verdict "failed" (could not evaluate), stop reason llm-error, the provider\'s error as the reason', async () => {
+    const nb = makeNotebook(['import pandas as pd\ndf = pd.DataFrame({"a": [1, 2, 3]})', 'total = df.a.summ()\nprint(total)']);
+    const llm = script({ status: 401, message: 'invalid key' });
+    const report = await modernizeNotebook(nb, options('openai', llm));
+    assert.deepEqual([report.verdict, report.stopReason], ['failed', 'llm-error']);
+    assert.match(report.reason, /openai: HTTP 401 \(auth\)/);
+  });
+
   it('stops with a recorded reason when the spend cap is reached', async () => {
     const nb = makeNotebook(['x = undefined_name + 1']);
     // Each reply is bad; the cap (tiny) is hit after the first call.
@@ -155,6 +184,7 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.equal(report.verdict, 'not-reproduced');
     assert.equal(report.stopReason, 'spend-cap', report.reason);
     assert.ok(llm.requests.length <= 1, 'no call is sent once the cap would be exceeded');
+    llm.script.length = 0; // the replies after the cap are never asked for, by design
   });
 
   it('a give-up ends the work at once: model-declined, the reason in the report and the trajectory, no reflection', async () => {

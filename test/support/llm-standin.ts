@@ -81,6 +81,8 @@ export class StandinSession {
 
 export class LlmStandin {
   readonly requests: StandinRequest[] = [];
+  /** Requests whose client went away while a delayed reply was held open (e.g. an aborted call). */
+  abandoned = 0;
   private readonly script: StandinStep[];
   private readonly sessions = new Map<string, StandinSession>();
   private server!: http.Server;
@@ -129,6 +131,18 @@ export class LlmStandin {
     this.script.length = 0;
   }
 
+  /**
+   * For afterEach: clears the script and throws when steps were left, so the test that scripted
+   * replies it never asked for fails (instead of its leftovers answering the next test's requests).
+   */
+  expectConsumed(): void {
+    // The shared script and every session's (sessions are checked once, then forgotten).
+    const left = this.script.length + [...this.sessions.values()].reduce((n, s) => n + s.pending, 0);
+    this.clearScript();
+    for (const s of this.sessions.values()) s.script.length = 0;
+    if (left) throw new Error(`the LLM stand-in still held ${left} scripted step(s) at the end of the test: the code under test made fewer LLM calls than the test scripted`);
+  }
+
   get pending(): number {
     return this.script.length;
   }
@@ -172,7 +186,16 @@ export class LlmStandin {
 
   private async serve(res: http.ServerResponse, api: 'openai' | 'anthropic', body: any, step: StandinStep, req: http.IncomingMessage): Promise<void> {
     if ('delayMs' in step) {
-      await new Promise((r) => setTimeout(r, step.delayMs));
+      // Held open until the delay ends or the client goes away (an aborted request must not leave
+      // a timer that keeps the test process alive).
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, step.delayMs);
+        res.once('close', () => {
+          if (!res.writableEnded) this.abandoned += 1;
+          clearTimeout(timer);
+          r();
+        });
+      });
       if (req.socket.destroyed || res.destroyed) return;
       return this.serve(res, api, body, step.then ?? { reply: 'ok' }, req);
     }

@@ -87,12 +87,16 @@ export async function auditFix(job: AuditJob, ctx: JobContext, settings: FixSett
       artifacts: { dir: job.artifactDir },
     });
   }
-  if (ctx.signal?.aborted && report.stopReason === 'interrupted') throw new JobInterrupted();
+  // Whatever the loop concluded once the audit was stopping (a cancelled LLM call reads as a
+  // provider failure) is not a verdict: the notebook is given back and --resume runs it.
+  if (ctx.signal?.aborted) throw new JobInterrupted();
 
+  // The provider failed past its retries: the notebook could not be evaluated (--retry-failed runs it again).
+  const providerFailed = report.stopReason === 'llm-error';
   const rel = (f: string | undefined) => (f ? path.relative(ctx.auditDir, path.resolve(outDir, f)).split(path.sep).join('/') : undefined);
   const traj = seen.executions;
-  const status = (report.finalRun?.status ?? traj.lastStatus ?? report.baseline?.status ?? 'error') as RecordStatus;
-  const error = report.verdict === 'reproduced' ? undefined : traj.lastError;
+  const status = providerFailed ? 'llm-error' : (report.finalRun?.status ?? traj.lastStatus ?? report.baseline?.status ?? 'error') as RecordStatus;
+  const error = providerFailed ? { cell: null, ename: 'LlmError', evalue: report.reason.slice(0, 500) } : report.verdict === 'reproduced' ? undefined : traj.lastError;
   const comparisons = (report.comparisons ?? []).map((c) => ({ ...c }));
   const artifacts: AuditRecord['artifacts'] = { dir: job.artifactDir };
   for (const [k, key] of [['notebook', 'notebook'], ['diff', 'diff'], ['report', 'report'], ['trajectory', 'trajectory'], ['edits', 'edits']] as const) {
@@ -104,9 +108,9 @@ export async function auditFix(job: AuditJob, ctx: JobContext, settings: FixSett
   if (!artifacts.trajectory) artifacts.trajectory = rel('trajectory.jsonl');
   if (base.record.artifacts.drift) artifacts.drift = base.record.artifacts.drift;
   return emptyRecord(job, 'fix', {
-    verdict: report.verdict,
+    verdict: providerFailed ? 'failed' : report.verdict,
     status,
-    reason: report.reason,
+    reason: providerFailed ? `the LLM provider failed: ${report.reason}` : report.reason,
     oracle: report.oracle,
     score: representativeScore(report.oracle, comparisons),
     comparisons: pickComparisons(comparisons),

@@ -41,6 +41,8 @@ interface Slot {
 }
 
 const MAX_EARLY_DEATHS = 3;
+/** Worker deaths while running the same notebook before it is recorded as crashed. */
+const MAX_WORKER_DEATHS = 2;
 
 export class AuditPool {
   private readonly slots: Slot[] = [];
@@ -48,6 +50,8 @@ export class AuditPool {
   private readonly all: Slot[] = [];
   private queue: AuditJob[] = [];
   private earlyDeaths = 0;
+  /** Worker deaths so far per notebook id. */
+  private readonly deaths = new Map<string, number>();
   private stopping = false;
   private done!: () => void;
   private fail!: (err: Error) => void;
@@ -140,8 +144,17 @@ export class AuditPool {
     if (job) {
       // Ctrl-C reaches the workers too (same process group); they exit 130 after cleaning up.
       const interrupted = this.stopping || code === 130 || sig === 'SIGINT' || sig === 'SIGTERM';
+      const how = sig ? `signal ${sig}` : `exit code ${code}`;
+      const deaths = (this.deaths.get(job.id) ?? 0) + 1;
       if (interrupted) this.opts.hooks.released(job, 'interrupted');
-      else this.opts.hooks.crashed(job, `the worker process died (${sig ? `signal ${sig}` : `exit code ${code}`}) while running this notebook`);
+      else if (deaths < MAX_WORKER_DEATHS) {
+        // A worker can die of something else than its notebook (killed from outside, the OOM
+        // killer choosing it): run the notebook once more on a new worker before blaming it.
+        this.deaths.set(job.id, deaths);
+        log.warn(`worker ${slot.n} died (${how}) while running ${job.id}; running it again on a new worker`);
+        this.opts.hooks.released(job, `the worker died (${how}); running it again`);
+        this.queue.unshift(job);
+      } else this.opts.hooks.crashed(job, `the worker process died (${how}) while running this notebook, ${deaths} times`);
     }
     if (this.stopping) return this.settle();
     if (!slot.ready && ++this.earlyDeaths >= MAX_EARLY_DEATHS) {

@@ -64,6 +64,7 @@ export class AuditProgress {
       }
       case 'released':
         this.running.delete(e.job.id);
+        if (e.reason && e.reason !== 'interrupted') return `[${this.done}/${this.total}] ${e.reason}  ${e.job.id}`;
         return `[${this.done}/${this.total}] interrupted  ${e.job.id} (will run again on --resume)`;
     }
   }

@@ -12,7 +12,9 @@ export const AUDIT_RECORD_VERSION = 1;
 export type RecordStatus =
   | 'ok' | 'error' | 'timeout' | 'kernel-died' | 'budget-exceeded'
   | 'malformed-notebook' | 'unsupported-kernel' | 'no-code-cells' | 'missing-data' | 'environment'
-  | 'crashed' | 'internal-error';
+  | 'crashed' | 'internal-error'
+  /** --fix: the LLM provider failed past its retries (timeouts, 5xx/429, auth); not a verdict on the notebook. */
+  | 'llm-error';
 
 export interface RecordError { cell: number | null; ename: string; evalue: string }
 

@@ -27,6 +27,10 @@ export interface AuditRun {
   spawnWorker: () => WorkerProcess;
   /** Stop starting notebooks once this much was spent (USD, over all sessions). */
   maxSpendUsd?: number;
+  /** With resume: also run again the notebooks recorded as failed for a reason outside the notebook (see RETRYABLE_FAILURES). */
+  retryFailed?: boolean;
+  /** Stop starting notebooks after this many consecutive LLM provider failures (default 5). */
+  maxProviderFailures?: number;
   signal?: AbortSignal;
   onEvent?: (e: AuditEvent) => void;
   /** Recorded in the session line (what the audit ran with). */
@@ -46,16 +50,27 @@ export type AuditEvent =
   | { type: 'started'; job: AuditJob }
   | { type: 'progress'; job: AuditJob; progress: JobProgress }
   | { type: 'finished'; record: AuditRecord }
-  | { type: 'released'; job: AuditJob }
+  | { type: 'released'; job: AuditJob; reason?: string }
   | { type: 'crashed'; record: AuditRecord };
 
 export interface AuditOutcome {
   report: WrittenReport;
   interrupted: boolean;
   ran: number;
-  /** Set when the audit stopped starting notebooks (spend cap). */
+  /** Set when the audit stopped starting notebooks (spend cap, provider down). */
   stoppedEarly?: string;
+  /** The reason it stopped is the LLM provider (consecutive failures), not a cap. */
+  providerDown?: boolean;
 }
+
+export const DEFAULT_MAX_PROVIDER_FAILURES = 5;
+
+/**
+ * Failures that say nothing about the notebook itself, so --retry-failed runs them again: the
+ * provider, the sandbox, a crash, a bug of ours, data that was not there. A malformed file, an R
+ * kernel or a notebook without code would only fail the same way.
+ */
+export const RETRYABLE_FAILURES: ReadonlySet<string> = new Set(['llm-error', 'environment', 'crashed', 'internal-error', 'missing-data']);
 
 function crashedRecord(job: AuditJob, mode: AuditRecord['mode'], reason: string): AuditRecord {
   return emptyRecord(job, mode, {
@@ -95,6 +110,10 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
         crashedBefore += 1;
       }
     }
+    if (a.retryFailed) {
+      // Forget them here (the store keeps their lines): they are to run, and their new record wins.
+      for (const [id, rec] of state.finished) if (rec.verdict === 'failed' && RETRYABLE_FAILURES.has(rec.status)) state.finished.delete(id);
+    }
     const todo = a.jobs.filter((j) => !state.finished.has(j.id));
     const done = a.jobs.filter((j) => state.finished.has(j.id)).map((j) => state.finished.get(j.id)!);
     emit({ type: 'plan', total: a.jobs.length, todo: todo.length, alreadyDone: done.length - crashedBefore, crashedBefore, records: done });
@@ -102,7 +121,12 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
 
     let spent = [...state.finished.values()].reduce((s, r) => s + r.llm.costUsd, 0);
     let stoppedEarly: string | undefined;
+    let providerDown = false;
     let ran = 0;
+    // Provider failures in a row: an outage would otherwise turn the rest of the batch into failures.
+    const maxProviderFailures = a.maxProviderFailures ?? DEFAULT_MAX_PROVIDER_FAILURES;
+    let providerFailures = 0;
+    let lastProviderError = '';
     const hooks: PoolHooks = {
         started: (job) => {
           store.started(job.id);
@@ -113,12 +137,17 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
           state.finished.set(record.id, record);
           spent += record.llm.costUsd;
           ran += 1;
+          if (record.status === 'llm-error') {
+            providerFailures += 1;
+            lastProviderError = record.error?.evalue ?? record.reason;
+          } else if (record.llm.calls > 0) providerFailures = 0; // the provider answered
+
           log.info(`${record.id}: ${record.verdict} (${record.status}) ${record.reason}`);
           emit({ type: 'finished', record });
         },
         released: (job, reason) => {
           store.released(job.id, reason);
-          emit({ type: 'released', job });
+          emit({ type: 'released', job, reason });
         },
         crashed: (job, detail) => {
           const rec = crashedRecord(job, a.config.mode, detail);
@@ -131,6 +160,10 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
         progress: (job, progress) => emit({ type: 'progress', job, progress }),
         shouldStop: () => {
           if (a.maxSpendUsd !== undefined && spent >= a.maxSpendUsd) stoppedEarly = `the audit's spend cap of $${a.maxSpendUsd} is reached ($${spent.toFixed(2)})`;
+          else if (providerFailures >= maxProviderFailures) {
+            providerDown = true;
+            stoppedEarly = `the LLM provider failed for ${providerFailures} notebooks in a row (last: ${lastProviderError.slice(0, 200)})`;
+          }
           return stoppedEarly;
         },
     };
@@ -138,7 +171,7 @@ export async function runAudit(a: AuditRun): Promise<AuditOutcome> {
     await pool.run(todo, a.signal);
     await pool.drained();
     const report = writeReport(dir, { planned: a.jobs.length }, readStore(dir));
-    return { report, interrupted: Boolean(a.signal?.aborted), ran, ...(stoppedEarly ? { stoppedEarly } : {}) };
+    return { report, interrupted: Boolean(a.signal?.aborted), ran, ...(stoppedEarly ? { stoppedEarly } : {}), ...(providerDown ? { providerDown } : {}) };
   } finally {
     store.close();
   }

@@ -15,7 +15,7 @@
  * A "started" with no "finished"/"released" after it means the audit process itself died (kill -9,
  * power, OOM killer) while the notebook ran. Resume runs it again, but after MAX_UNEXPLAINED_STARTS
  * such deaths it is recorded as crashed instead: a notebook that takes the audit down is not retried
- * forever. (A notebook that kills only its worker process is recorded as crashed at once.)
+ * forever. (A notebook whose worker process dies runs once more on a new worker, then is recorded as crashed.)
  */
 import fs from 'node:fs';
 import path from 'node:path';

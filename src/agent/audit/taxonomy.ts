@@ -23,6 +23,7 @@ export const CAUSES = {
   'missing-data': 'data not provided',
   'sandbox-failure': 'sandbox failure',
   crashed: 'worker crashed',
+  'llm-error': 'LLM provider failed',
 } as const;
 export type Cause = keyof typeof CAUSES;
 
@@ -89,6 +90,7 @@ export function classifyFailure(input: TaxonomyInput, env: EnvironmentFacts): Ta
     case 'missing-data': return { exceptionClass: 'InputError', cause: 'missing-data' };
     case 'environment': return { exceptionClass: 'SandboxError', cause: 'sandbox-failure' };
     case 'crashed': return { exceptionClass: 'WorkerCrash', cause: 'crashed' };
+    case 'llm-error': return { exceptionClass: 'LlmError', cause: 'llm-error' };
     case 'internal-error': return { exceptionClass: input.error?.ename ?? 'InternalError', cause: 'other' };
     case 'timeout': return { exceptionClass: 'Timeout', cause: 'timeout' };
     case 'budget-exceeded': return { exceptionClass: 'Timeout', cause: 'timeout' };

@@ -58,6 +58,12 @@ export class WarmPool {
     }
   }
 
+  /** The warm sandbox that serves req's notebooks died (its server is gone): the next lease gets a new one. */
+  async died(req: SandboxRequest): Promise<boolean> {
+    const warm = await this.pool.get(warmKey(req))?.catch(() => undefined);
+    return Boolean(warm && !warm.usable());
+  }
+
   /** Stop every warm sandbox whose key is not among keep. */
   retain(keep: SandboxRequest[]): void {
     const keys = new Set(keep.map(warmKey));

@@ -1,8 +1,8 @@
 /**
  * An audit worker: a separate process (`nbmodernize audit --worker`, forked by the coordinator)
  * that runs one notebook at a time. A notebook that crashes it (Node out of memory, a native
- * crash) takes down only this process; the coordinator records that notebook as crashed and
- * starts another worker.
+ * crash) takes down only this process; the coordinator starts another worker, runs that notebook
+ * once more (the worker may have died of something else) and then records it as crashed.
  *
  * Overhead: with bwrap, the worker keeps a warm sandbox (one Jupyter server) per data mount and
  * gives each notebook a lease on it: its own working dir, and a kernel in its own namespace with
@@ -20,10 +20,16 @@ import { WarmPool } from './warm-pool.js';
 import { auditBaseline, failedRecord, JobInterrupted, jobSandbox, type JobContext } from './baseline.js';
 import { auditFix, type FixSettings } from './fix.js';
 import type { AuditJob } from './jobs.js';
+import type { AuditRecord } from './record.js';
 import type { ToWorker, WorkerChannel, WorkerConfig } from './protocol.js';
 import type { EnvironmentFacts } from './taxonomy.js';
 
 interface Prestarted { id: string; sandbox: Promise<Sandbox | undefined> }
+
+/** The run ended because the Jupyter server (not just the kernel) stopped answering. */
+function serverDied(r: AuditRecord): boolean {
+  return r.status === 'kernel-died' && /Jupyter server stopped answering/.test(`${r.reason} ${r.error?.evalue ?? ''}`);
+}
 
 export async function serveAuditWorker(channel: WorkerChannel, outerSignal: AbortSignal): Promise<void> {
   const abort = new AbortController();
@@ -122,8 +128,22 @@ export async function serveAuditWorker(channel: WorkerChannel, outerSignal: Abor
         nextStarted = true;
       },
     };
+    const mode = config.mode;
+    const attempt = (c: JobContext) => (mode === 'fix' ? auditFix(job, c, fix!) : auditBaseline(job, c).then((b) => b.record));
     try {
-      const record = config.mode === 'fix' ? await auditFix(job, ctx, fix!) : (await auditBaseline(job, ctx)).record;
+      let record = await attempt(ctx);
+      // Said by the run (the server stopped answering mid-cell), or seen afterwards: the warm
+      // server is gone (killed while the kernel started: the run then fails another way).
+      const serverGone = serverDied(record) || (record.verdict !== 'reproduced' && warm !== undefined && (await warm.died(jobSandbox(job, config.sandbox))));
+      if (serverGone && !abort.signal.aborted) {
+        // The Jupyter server can die of something else than the notebook (killed from outside, the
+        // OOM killer choosing it): run it once more in a new sandbox before recording that.
+        log.warn(`${job.id}: the Jupyter server died during the run; running it again in a new sandbox`);
+        if (mine) stopSandbox(mine);
+        mine = undefined;
+        const { prestarted: _held, onRunRecorded: _stop, ...own } = ctx;
+        record = await attempt(warm && take ? { ...own, prestarted: take, onRunRecorded: () => mine && stopSandbox(mine) } : own);
+      }
       channel.send({ type: 'done', id: job.id, record });
     } catch (err) {
       if (err instanceof JobInterrupted || abort.signal.aborted) channel.send({ type: 'interrupted', id: job.id });

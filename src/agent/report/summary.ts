@@ -39,7 +39,7 @@ function quantile(xs: number[], q: number): number {
 export function outcomeOf(r: AuditRecord): string {
   const before = r.before?.verdict ?? r.verdict;
   if (r.status === 'crashed') return 'crashed';
-  if (r.verdict === 'failed' && before === 'failed') return 'could not evaluate';
+  if (r.verdict === 'failed' && (before === 'failed' || r.status === 'llm-error')) return 'could not evaluate';
   if (before === 'reproduced' && r.verdict === 'reproduced') return 'reproduced as-is';
   if (r.verdict === 'reproduced') return 'fixed';
   if (before === 'reproduced') return 'broken by the fix';

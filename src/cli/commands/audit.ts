@@ -35,6 +35,8 @@ Options:
   --out-dir DIR          where results, reports and artifacts go (required)
   -j, --jobs N           notebooks at once (default: CPU cores; lowered when memory is short)
   --resume               continue the audit in DIR: skip finished notebooks
+  --retry-failed         with --resume: also run again the notebooks that could not be evaluated
+                         for a reason outside them (LLM provider, sandbox, crash, missing data)
   --fix                  run the modernization loop on notebooks that do not reproduce as-is
   --no-llm               with --fix: rules only
   --llm openai|anthropic|none, --model NAME, --replay-llm FILE   with --fix: the LLM (see docs/llm.md)
@@ -43,6 +45,9 @@ Options:
                          with --fix: the agent's budgets per notebook, as for modernize
                          (defaults 16, 1.00, 3600; the spend cap is checked before each LLM call)
   --max-total-spend USD  stop starting notebooks once the whole audit has spent this much
+  --max-provider-failures N
+                         with --fix: stop starting notebooks after N in a row failed because
+                         the LLM provider did (timeouts, 5xx/429 past the retries, auth; default 5)
   --data DIR             competition data for every notebook (a manifest entry overrides it)
   --competition SLUG     slug for --data (default: the data dir's name)
   --data-root DIR        competitions as DIR/<slug>/; a notebook's slug is its folder's name
@@ -67,7 +72,8 @@ Options:
 ${QUEUE_HELP}
 
 Exit codes: 0 every notebook has a verdict, 1 stopped early (--max-total-spend), 2 usage,
-7 environment/sandbox problem, 130 interrupted (finished notebooks are kept; use --resume).`;
+7 environment/sandbox problem, 11 stopped early: the LLM provider keeps failing
+(--max-provider-failures), 130 interrupted (finished notebooks are kept; use --resume).`;
 
 /** The variables the LLM providers read; only these reach the workers. */
 export const LLM_ENV = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL'];
@@ -80,6 +86,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'out-dir': { type: 'string' },
     jobs: { type: 'string', short: 'j' },
     resume: { type: 'boolean', default: false },
+    'retry-failed': { type: 'boolean', default: false },
+    'max-provider-failures': { type: 'string' },
     fix: { type: 'boolean', default: false },
     'no-llm': { type: 'boolean', default: false },
     llm: { type: 'string' },
@@ -103,7 +111,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('audit takes exactly one INPUT (a directory, a notebook or a manifest)', 'see: nbmodernize audit --help');
   if (!values['out-dir']) throw new UsageError('audit needs --out-dir DIR');
-  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'llm-timeout', 'llm-max-tokens', 'llm-mode', 'max-fixes', 'max-spend', 'max-wall', 'spend-cap'].filter((f) => values[f] !== undefined && values[f] !== false);
+  if (values['retry-failed'] && !values.resume) throw new UsageError('--retry-failed only applies with --resume');
+  const fixOnly = ['no-llm', 'llm', 'model', 'replay-llm', 'llm-timeout', 'llm-max-tokens', 'llm-mode', 'max-fixes', 'max-spend', 'max-wall', 'spend-cap', 'max-provider-failures'].filter((f) => values[f] !== undefined && values[f] !== false);
   if (!values.fix && fixOnly.length) throw new UsageError(`--${fixOnly[0]} only applies with --fix`);
   const auditDir = path.resolve(ctx.cwd, values['out-dir']);
   const input = path.resolve(ctx.cwd, positionals[0]!);
@@ -202,6 +211,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       config,
       spawnWorker,
       ...(values['max-total-spend'] ? { maxSpendUsd: positiveNumber(values['max-total-spend'], '--max-total-spend')! } : {}),
+      ...(values['max-provider-failures'] ? { maxProviderFailures: Math.ceil(positiveNumber(values['max-provider-failures'], '--max-provider-failures')!) } : {}),
+      ...(values['retry-failed'] ? { retryFailed: true } : {}),
       signal: ctx.signal,
       onEvent: display.onEvent,
       ...(queued ? { dispatch: queued.dispatch(config, req) } : {}),
@@ -216,8 +227,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   ctx.stderr(`report: ${outcome.report.files.html}\nsummary: ${outcome.report.files.summary} (${outcome.report.files.markdown})\n`);
   if (outcome.interrupted) ctx.stderr(`continue with: nbmodernize audit ${positionals[0]} --out-dir ${values['out-dir']} --resume\n`);
   if (outcome.stoppedEarly) ctx.stderr(`stopped early: ${outcome.stoppedEarly}\n`);
+  if (outcome.providerDown) ctx.stderr(`finished notebooks are kept; once the provider is back: nbmodernize audit ${positionals[0]} --out-dir ${values['out-dir']} --fix --resume --retry-failed\n`);
   if (values.json) ctx.stdout(JSON.stringify(s, null, 2) + '\n');
   if (outcome.interrupted || ctx.signal.aborted) return ExitCode.interrupted;
+  if (outcome.providerDown) return ExitCode.llmUnavailable;
   return outcome.stoppedEarly ? ExitCode.notebookError : ExitCode.ok;
 }
 

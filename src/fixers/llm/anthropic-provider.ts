@@ -8,7 +8,7 @@ import { LlmError, httpError } from './errors.js';
 import { costOf } from './pricing.js';
 import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
 import { withRetry } from './retry.js';
-import type { LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
+import type { CallOptions, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
 import { parseToolInput } from './provider-common.js';
 
 export interface AnthropicProviderOptions extends ProviderOptions {
@@ -47,7 +47,7 @@ export class AnthropicProvider implements LlmProvider {
     return this.sdk;
   }
 
-  async complete(req: LlmRequest): Promise<LlmResponse> {
+  async complete(req: LlmRequest, call: CallOptions = {}): Promise<LlmResponse> {
     const now = this.opts.now ?? Date.now;
     const started = now();
     const system: Anthropic.TextBlockParam[] = [
@@ -68,11 +68,11 @@ export class AnthropicProvider implements LlmProvider {
     const { value: msg, attempts } = await withRetry(async () => {
       const { SDK, client } = await this.connect();
       try {
-        return await client.messages.create(body);
+        return await client.messages.create(body, call.signal ? { signal: call.signal } : undefined);
       } catch (err) {
         throw toLlmError(err, SDK);
       }
-    }, retryPolicy(this.opts));
+    }, retryPolicy(this.opts), call.signal);
 
     if (!msg || !Array.isArray(msg.content)) {
       throw new LlmError('malformed-reply', 'anthropic: the reply has no content blocks', { provider: 'anthropic', attempts });
@@ -130,6 +130,8 @@ function toAnthropic(messages: LlmMessage[]): Anthropic.MessageParam[] {
 }
 
 function toLlmError(err: unknown, Anthropic: typeof import('@anthropic-ai/sdk').default): unknown {
+  // Before APIConnectionError: an abort is not a connection failure and must not be retried.
+  if (err instanceof Anthropic.APIUserAbortError) return new LlmError('interrupted', 'anthropic: the call was interrupted', { provider: 'anthropic' });
   if (err instanceof Anthropic.APIConnectionTimeoutError) return new LlmError('timeout', 'anthropic: request timed out', { provider: 'anthropic' });
   if (err instanceof Anthropic.APIConnectionError) return new LlmError('connection', `anthropic: connection failed: ${err.message}`, { provider: 'anthropic' });
   if (err instanceof Anthropic.APIError) return httpError('anthropic', err.status, err.message, err.headers);

@@ -13,7 +13,9 @@ export type LlmErrorKind =
   | 'connection'
   | 'malformed-reply'
   | 'budget'
-  | 'replay-exhausted';
+  | 'replay-exhausted'
+  /** The caller aborted the call (Ctrl-C, SIGTERM, an AbortSignal): never retried. */
+  | 'interrupted';
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['rate-limit', 'server', 'timeout', 'connection']);
 

@@ -1,5 +1,5 @@
 /** The LLM side of the fixers: providers, costs, record/replay, prompts, reply contract, validation. */
-export type { LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmTool, LlmToolCall, LlmUsage } from './types.js';
+export type { CallOptions, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmTool, LlmToolCall, LlmUsage } from './types.js';
 export { LlmError, isLlmError, type LlmErrorKind } from './errors.js';
 export { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
 export { PRICING, PRICING_AS_OF, costOf, priceFor, worstCaseCost, type ModelPrice, type PricingTable } from './pricing.js';

@@ -8,7 +8,7 @@ import { LlmError, httpError } from './errors.js';
 import { costOf } from './pricing.js';
 import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
 import { withRetry } from './retry.js';
-import type { LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
+import type { CallOptions, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
 import { parseToolInput } from './provider-common.js';
 
 export interface OpenAiProviderOptions extends ProviderOptions {
@@ -57,7 +57,7 @@ export class OpenAiProvider implements LlmProvider {
     return this.sdk;
   }
 
-  async complete(req: LlmRequest): Promise<LlmResponse> {
+  async complete(req: LlmRequest, call: CallOptions = {}): Promise<LlmResponse> {
     const now = this.opts.now ?? Date.now;
     const started = now();
     const maxParam = this.opts.maxTokensParam ?? (this.opts.baseURL ? 'max_tokens' : 'max_completion_tokens');
@@ -73,11 +73,11 @@ export class OpenAiProvider implements LlmProvider {
     const { value: completion, attempts } = await withRetry(async () => {
       const { SDK, client } = await this.connect();
       try {
-        return await client.chat.completions.create(body);
+        return await client.chat.completions.create(body, call.signal ? { signal: call.signal } : undefined);
       } catch (err) {
         throw toLlmError(err, SDK);
       }
-    }, retryPolicy(this.opts));
+    }, retryPolicy(this.opts), call.signal);
 
     const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
     const toolCalls: LlmToolCall[] = (choice?.message?.tool_calls ?? [])
@@ -123,6 +123,8 @@ function toOpenAi(m: LlmMessage): OpenAI.Chat.ChatCompletionMessageParam {
 }
 
 function toLlmError(err: unknown, OpenAI: typeof import('openai').default): unknown {
+  // Before APIConnectionError: an abort is not a connection failure and must not be retried.
+  if (err instanceof OpenAI.APIUserAbortError) return new LlmError('interrupted', 'openai: the call was interrupted', { provider: 'openai' });
   if (err instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('timeout', `openai: request timed out`, { provider: 'openai' });
   if (err instanceof OpenAI.APIConnectionError) return new LlmError('connection', `openai: connection failed: ${err.message}`, { provider: 'openai' });
   if (err instanceof OpenAI.APIError) return httpError('openai', err.status, err.message, err.headers);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { log } from '../../core/log.js';
 import { LlmError, type LlmErrorKind } from './errors.js';
-import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+import type { CallOptions, LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
 export const RECORD_VERSION = 1;
 
@@ -50,7 +50,7 @@ export class RecordingProvider implements LlmProvider {
   get model(): string { return this.inner.model; }
   get tools(): boolean { return this.inner.tools === true; }
 
-  async complete(req: LlmRequest): Promise<LlmResponse> {
+  async complete(req: LlmRequest, call?: CallOptions): Promise<LlmResponse> {
     const base = {
       v: RECORD_VERSION,
       seq: this.seq++,
@@ -61,7 +61,7 @@ export class RecordingProvider implements LlmProvider {
       request: req,
     };
     try {
-      const response = await this.inner.complete(req);
+      const response = await this.inner.complete(req, call);
       this.append({ ...base, response });
       return response;
     } catch (err) {

@@ -28,7 +28,19 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 120_000,
 };
 
-export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** A timer that an abort clears at once (a pending 60 s Retry-After timer would keep the process alive). */
+export const realSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(interrupted(0));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 /** The wait before retry number `retry` (1-based). */
 export function backoffDelay(policy: RetryPolicy, retry: number, error: LlmError): number {
@@ -46,9 +58,11 @@ export function backoffDelay(policy: RetryPolicy, retry: number, error: LlmError
 export async function withRetry<T>(
   fn: (attempt: number) => Promise<T>,
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  signal?: AbortSignal,
 ): Promise<{ value: T; attempts: number }> {
-  const sleep = policy.sleep ?? realSleep;
   for (let attempt = 1; ; attempt++) {
+    // An abort during a backoff wait must not start another attempt.
+    if (signal?.aborted) throw interrupted(attempt - 1);
     try {
       return { value: await fn(attempt), attempts: attempt };
     } catch (err) {
@@ -62,7 +76,22 @@ export async function withRetry<T>(
       const delayMs = backoffDelay(policy, attempt, err);
       log.info(`llm: ${err.llmKind} on attempt ${attempt}, retrying in ${delayMs} ms`);
       policy.onRetry?.({ attempt, delayMs, error: err });
-      await sleep(delayMs);
+      await (policy.sleep ? abortable(policy.sleep(delayMs), signal) : realSleep(delayMs, signal));
     }
   }
+}
+
+function interrupted(attempts: number): LlmError {
+  return new LlmError('interrupted', 'llm: the call was interrupted', { attempts });
+}
+
+/** `p`, or an interruption as soon as `signal` aborts (a backoff may be minutes: Retry-After). */
+function abortable(p: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return p;
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(interrupted(0));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -76,6 +76,15 @@ export interface LlmResponse {
   toolCalls?: LlmToolCall[];
 }
 
+/** Per-call options that are not part of the request (never recorded or hashed). */
+export interface CallOptions {
+  /**
+   * Aborts the call: the in-flight HTTP request (the SDKs' own abort support) and any backoff
+   * wait between retries. The call then fails with LlmError('interrupted').
+   */
+  signal?: AbortSignal;
+}
+
 export interface LlmProvider {
   /** 'openai' | 'anthropic' | ... — recorded in Patch.source. */
   readonly provider: string;
@@ -83,5 +92,5 @@ export interface LlmProvider {
   readonly model: string;
   /** Speaks tool calls (function calling); the tool-using agent mode needs it. */
   readonly tools?: boolean;
-  complete(req: LlmRequest): Promise<LlmResponse>;
+  complete(req: LlmRequest, opts?: CallOptions): Promise<LlmResponse>;
 }

@@ -98,6 +98,16 @@ describe('modernizationLoop (fake environment)', () => {
     assert.deepEqual(out.stop, { reason: 'llm-error', detail: 'HTTP 500' });
   });
 
+  it('an abort while a fixer works (an LLM call cancelled by Ctrl-C) stops as interrupted, not as that fixer\'s failure', async () => {
+    const ctl = new AbortController();
+    const llm = scriptedFixer('llm', [() => {
+      ctl.abort();
+      return { kind: 'stop', reason: 'llm-error', detail: 'llm: the call was interrupted' };
+    }]);
+    const { out } = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [llm], { signal: ctl.signal });
+    assert.equal(out.stop.reason, 'interrupted');
+  });
+
   it('generate and verify: the candidate that runs is kept, the other recorded as a trial', async () => {
     const cands = [{ label: 'bad', patch: replaceCell(1, 'broken(again)') }, { label: 'good', patch: replaceCell(1, 'ok()') }];
     const fixer = scriptedFixer('rules', [{ kind: 'candidates', candidates: cands, accept: () => true, rank: (s) => ({ rank: s.cells.some((c) => c.error) ? 'same-error' : 'agrees', detail: '', compared: 0, drifted: 0, cellExecutions: 1, reached: Infinity }) }]);

@@ -110,12 +110,13 @@ it('takes a hinted job back from a busy worker when another one is idle', async 
   assert.notEqual(byWorker.get('ms:5-x'), byWorker.get('ms:300-long'), 'the hinted job did not wait for the long one');
 });
 
-it('a worker that dies mid-notebook: that notebook is recorded as crashed, a new worker continues', async () => {
+it('a worker that dies mid-notebook: the notebook runs once more on a new worker; dying again, it is recorded as crashed; new workers continue', async () => {
   const h = harness(1);
   await h.pool.run(['a', 'crash-me', 'b'].map(job));
-  assert.ok(h.log.some((l) => /^crashed crash-me: the worker process died \(signal SIGKILL\)/.test(l)), h.log.join('\n'));
+  assert.ok(h.log.some((l) => /^released crash-me the worker died \(signal SIGKILL\); running it again/.test(l)), h.log.join('\n'));
+  assert.ok(h.log.some((l) => /^crashed crash-me: the worker process died \(signal SIGKILL\) while running this notebook, 2 times/.test(l)), h.log.join('\n'));
   assert.deepEqual(h.records.map((r) => r.id).sort(), ['a', 'b']);
-  assert.equal(h.workers.length, 2, 'a replacement worker was started');
+  assert.equal(h.workers.length, 3, 'a replacement worker after each death');
 });
 
 it('abort: running notebooks are given back (released), queued ones are not started', async () => {

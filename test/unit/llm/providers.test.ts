@@ -289,3 +289,30 @@ test('tool calls in both wire formats: tools sent, calls parsed, results sent ba
     assert.equal((await replay.complete(second)).text, 'Done.');
   }
 });
+
+test('an abort cancels the request in flight through the SDK (both providers): typed "interrupted", not retried, at once', async () => {
+  for (const make of [openai, anthropic]) {
+    const s = await standin([{ delayMs: 600_000, then: { reply: 'too late' } }]);
+    const ctl = new AbortController();
+    const call = make(s).complete(REQ, { signal: ctl.signal });
+    while (s.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const t0 = Date.now();
+    ctl.abort();
+    await assert.rejects(call, (err: unknown) => err instanceof LlmError && err.llmKind === 'interrupted' && !err.retryable);
+    assert.ok(Date.now() - t0 < 2000, 'the call ends on the abort, not on the reply');
+    while (s.abandoned === 0) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(s.requests.length, 1, 'no retry after an abort');
+  }
+});
+
+test('an abort during a backoff wait ends the call without another attempt', async () => {
+  const s = await standin([{ status: 503, retryAfter: 60 }, { reply: 'never asked' }]);
+  const ctl = new AbortController();
+  // The real sleep: the server asked for 60 s.
+  const call = openai(s, { retry: {} }).complete(REQ, { signal: ctl.signal });
+  while (s.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+  setTimeout(() => ctl.abort(), 50);
+  await assert.rejects(call, (err: unknown) => err instanceof LlmError && err.llmKind === 'interrupted');
+  assert.equal(s.requests.length, 1);
+  assert.equal(s.pending, 1);
+});
