@@ -198,6 +198,7 @@ describe('modernize with an LLM (loopback stand-in, real SDKs, real kernels)', {
     assert.match(report.reason, /the model declined cell 1: lookup_path and the weather pickle come from the author's machine/);
     assert.equal(llm.requests.length, 1, 'one call, no reflection round');
     assert.equal(llm.pending, 1);
+    llm.script.length = 0; // checked above: never asked for
     assert.equal(report.llm.calls, 1);
     const events = trajectoryOf(o);
     const call = events.find((e) => e.type === 'llm');
