@@ -168,7 +168,8 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
  */
 function abortedBy(inner: LlmProvider, signal: AbortSignal | undefined): LlmProvider {
   if (!signal) return inner;
-  return { provider: inner.provider, model: inner.model, complete: (req) => inner.complete(req, { signal }) };
+  // Keeps what the provider can do (tool calls), so the tool-using mode is not lost to the wrapper.
+  return { provider: inner.provider, model: inner.model, ...(inner.tools ? { tools: true } : {}), complete: (req) => inner.complete(req, { signal }) };
 }
 
 /** Every safe rule, all at once, before the first run (free, deterministic); returns the findings of the original. */
