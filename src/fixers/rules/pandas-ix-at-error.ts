@@ -15,6 +15,7 @@ import { disposeCells, parseNotebookCells } from './engine.js';
 import type { RuntimeFrame } from './context.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
+import { onFrameLines } from './traceback.js';
 
 /** `KeyError: 3`, `KeyError: "None of [Index([0, 1], dtype='int64')] are in the [columns]"`, `[Int64Index([...])]`. */
 const POSITIONAL_KEY = /^'?\d+'?$|None of \[(Int64|Range)?Index\(\[[\d,\s]+\], dtype='int64'\)\] are in the \[(columns|index)\]|^\(?\d+, \d+\)?$/;
@@ -27,8 +28,7 @@ export async function ixPositionalPatches(nb: Notebook, failingCell: number, err
   try {
     const cell = cells.find((c) => c.index === failingCell);
     if (!cell) return [];
-    const lines = frames.filter((f) => f.cell === failingCell).map((f) => f.line);
-    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+    const onLine = onFrameLines(frames, failingCell);
     const subs = cell.tree.rootNode.descendantsOfType('subscript').filter((s): s is SyntaxNode => !!s && onLine(s) && locAttr(s) !== undefined);
     const toIloc = new Map<number, TextEdit[]>();
     const colPositions = new Map<number, TextEdit[]>();

@@ -1,4 +1,5 @@
 /** pandas removals up to 2.x (1.0 and 2.0 "Removal of prior version deprecations"), plus pins. */
+import { onFrameLines } from './traceback.js';
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
@@ -28,8 +29,7 @@ function withImport(ref: { edit?: TextEdit }, edits: TextEdit[]): TextEdit[] {
 function onErrorLine(ctx: CellContext, re: RegExp): ((n: SyntaxNode) => boolean) | undefined {
   const rt = ctx.nb.info.runtime;
   if (!rt || !re.test(rt.evalue)) return undefined;
-  const lines = rt.frames.filter((f) => f.cell === ctx.index).map((f) => f.line);
-  return (n) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+  return onFrameLines(rt.frames, ctx.index);
 }
 
 /** Names every assignment of which (`x = <right>`, anywhere in the notebook) satisfies `test`. */

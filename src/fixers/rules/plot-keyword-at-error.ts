@@ -15,6 +15,7 @@ import { disposeCells, parseNotebookCells } from './engine.js';
 import type { RuntimeFrame } from './context.js';
 import { callArgs, removeArgument, stringValue } from './tree.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
+import { onFrameLines } from './traceback.js';
 import type { TextEdit } from './types.js';
 
 const PLOTTING_FRAME = /[/\\](matplotlib|seaborn)[/\\]/;
@@ -24,13 +25,13 @@ export async function plotKeywordPatches(nb: Notebook, failingCell: number, erro
   if (!(error.traceback ?? []).some((t) => PLOTTING_FRAME.test(t))) return [];
   const named = [...error.evalue.matchAll(/'([A-Za-z_]\w*)'/g)].map((m) => m[1]!);
   if (!named.length) return [];
-  const lines = frames.filter((f) => f.cell === failingCell).map((f) => f.line);
   const cells = await parseNotebookCells(nb);
   try {
     const cell = cells.find((c) => c.index === failingCell);
     if (!cell) return [];
     const src = sourceText(nb.cells[failingCell]!.source);
-    const calls = cell.tree.rootNode.descendantsOfType('call').filter((c): c is SyntaxNode => !!c && (!lines.length || lines.some((l) => c.startPosition.row + 1 <= l && c.endPosition.row + 1 >= l)));
+    const onLine = onFrameLines(frames, failingCell);
+    const calls = cell.tree.rootNode.descendantsOfType('call').filter((c): c is SyntaxNode => !!c && onLine(c));
     for (const kw of named) {
       const edits = new Map<number, TextEdit[]>();
       for (const call of calls) {

@@ -16,6 +16,7 @@ import { disposeCells, notebookInfo, parseNotebookCells } from './engine.js';
 import type { ParsedCell, RuntimeFrame } from './context.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
+import { onFrameLines } from './traceback.js';
 
 const FLOAT_INDEX = /slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices|cannot do (slice|positional) indexing on \w+ with these indexers \[[^\]]*\] of type float|Cannot index by location index with a non-integer key/;
 /** Calls whose arguments must be integers. */
@@ -40,10 +41,9 @@ export async function floatIndexPatches(nb: Notebook, failingCell: number, error
 
 /** Expressions on the failing line that must be integers: slice bounds, indices, integer arguments. */
 function indexTargets(cells: ParsedCell[], failingCell: number, frames: readonly RuntimeFrame[]): SyntaxNode[] {
-  const lines = frames.filter((f) => f.cell === failingCell).map((f) => f.line);
   const failing = cells.find((c) => c.index === failingCell);
   if (!failing) return [];
-  const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+  const onLine = onFrameLines(frames, failingCell);
   // Expressions that must be integers, on the failing line.
   const targets: SyntaxNode[] = [];
   for (const s of failing.tree.rootNode.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));

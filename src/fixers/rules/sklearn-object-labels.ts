@@ -11,6 +11,7 @@
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
 import { callArgs, paren, replaceNode } from './tree.js';
+import { onFrameLines } from './traceback.js';
 import type { SyntaxNode } from '../python/parser.js';
 
 /** Methods whose second positional argument is the target. */
@@ -38,8 +39,7 @@ export const sklearnObjectLabels: Rule = rule({
     context: { runtime: { ename: 'ValueError', evalue: "Unknown label type: unknown. Maybe you are trying to fit a classifier, which expects discrete classes on a regression target with continuous values." } },
   }],
   *find(ctx) {
-    const frameLines = ctx.nb.info.runtime?.frames.filter((f) => f.cell === ctx.index).map((f) => f.line) ?? [];
-    const onLine = (n: SyntaxNode) => !frameLines.length || frameLines.some((l) => l >= n.startPosition.row + 1 && l <= n.endPosition.row + 1);
+    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
     const targets: Array<{ call: SyntaxNode; y: SyntaxNode }> = [];
     for (const { call } of ctx.methodCalls(FIT_METHODS)) {
       const args = callArgs(call);

@@ -6,6 +6,7 @@
  * source has exactly these lines at these numbers.
  */
 import type { RuntimeFrame } from './context.js';
+import type { SyntaxNode } from '../python/parser.js';
 
 const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
 const HEADER = /(?:ipykernel_\d+[\\/]\d+\.py|Cell In\s*\[\d*\]|<ipython-input-[^>]*>)/;
@@ -35,4 +36,13 @@ export function notebookFrames(traceback: readonly string[], sources: readonly s
     frames.push({ cell, line: at.n, ...(fn && fn !== '?' ? { function: fn } : {}), ...(called ? { callee: { type: called[1], method: called[2] } } : {}) });
   }
   return frames;
+}
+
+/**
+ * A test that a node spans a line the traceback's frames name in `cell` (any node when they name
+ * none there): error-built repairs edit where the error is, not every look-alike in the cell.
+ */
+export function onFrameLines(frames: readonly RuntimeFrame[], cell: number): (n: SyntaxNode) => boolean {
+  const lines = frames.filter((f) => f.cell === cell).map((f) => f.line);
+  return (n) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
 }
