@@ -78,7 +78,7 @@ export class KernelEnvironment implements Environment {
     const spentBefore = prev ? prev.cells.filter((c) => c.index < req.fromCell).reduce((s, c) => s + (c.durationMs ?? 0), 0) : 0;
     const res = await executeCells(input, sess, {
       ...(req.order ? { order: req.order } : {}),
-      ...(this.o.expectedErrors.size ? { expectedErrors: this.o.expectedErrors, followsAuthorError: authorErrorConsequence(analyzeNotebook(input)) } : {}),
+      ...(this.o.expectedErrors.size ? { expectedErrors: this.o.expectedErrors, followsAuthorError: authorErrorConsequence(() => analyzeNotebook(input)) } : {}),
       deadline: Date.now() + this.o.timeoutS * 1000 - spentBefore,
       cellTimeoutMs: this.o.cellTimeoutS * 1000,
       allowErrors: false,

@@ -41,10 +41,12 @@ export function storedErrors(nb: Notebook): Map<number, ExpectedError> {
  * final run was in the same state (their later cells ran earlier, when the failing cell still
  * worked); the consequence is part of the record too, and the cell's stored outputs are out of reach.
  */
-export function authorErrorConsequence(du: NotebookDefUse): NonNullable<ExecuteCellsOptions['followsAuthorError']> {
+export function authorErrorConsequence(defUse: () => NotebookDefUse): NonNullable<ExecuteCellsOptions['followsAuthorError']> {
+  let du: NotebookDefUse | undefined; // analysed on the first NameError only: most runs never ask
   return (_index, error, raisedAsAuthor) => {
     const name = error.ename === 'NameError' ? /name '([^']+)' is not defined/.exec(error.evalue)?.[1] : undefined;
-    if (!name) return undefined;
+    if (!name || !raisedAsAuthor.size) return undefined;
+    du ??= defUse();
     const binders = du.cells.filter((c) => c.defines.includes(name)).map((c) => c.cell);
     if (!binders.length || !binders.every((b) => raisedAsAuthor.has(b))) return undefined;
     const after = binders[binders.length - 1]!;
