@@ -1,6 +1,7 @@
 /**
  * What the last run says to fix next, as the peer system does it but explicit: over the time
- * budget -> runtime-reduction of the slowest cell; an error -> error-repair of the first failing
+ * budget -> runtime-reduction of the slowest cell (out of memory likewise, for the cell that ran out);
+ * an error -> error-repair of the first failing
  * cell; clean but drifted -> score-calibration of the first drifted cell; else done.
  */
 import { firstFailure, type CellRecord, type CellError, type RunStatus } from '../core/run-result.js';
@@ -17,6 +18,11 @@ export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => O
     return { kind: 'fix', fixType: 'runtime-reduction', cell: slow.index, signature: `slow:${slow.index}`, why: `${status}: cell ${slow.index} took ${Math.round((slow.durationMs ?? 0) / 1000)} s` };
   }
   const failed = firstFailure(cells);
+  if (failed?.error?.ename === 'MemoryError') {
+    // Out of memory is a resource limit like the time budget, not an API break: the same remedies
+    // apply (the old, smaller defaults the era makes certain), not error repairs.
+    return { kind: 'fix', fixType: 'runtime-reduction', cell: failed.index, signature: `memory:${failed.index}`, why: `out of memory: cell ${failed.index} (${failed.error.evalue.slice(0, 120)})` };
+  }
   if (failed) {
     const error = failed.error ?? { ename: failed.status, evalue: '', traceback: [] };
     return { kind: 'fix', fixType: 'error-repair', cell: failed.index, error, signature: errorSignature(failed.index, error), why: `${error.ename}: ${error.evalue}`.slice(0, 200) };

@@ -2,10 +2,12 @@
  * The deterministic fixer. An error: every plausible repair (repair-candidates.ts) as candidates
  * to verify. A drift: an old default the era makes certain is a patch; where the era is unknown,
  * the old defaults of the calls feeding the drifted cell are candidates, kept only if a run makes
- * the stored outputs agree. Over the time budget: n_jobs=-1 where it cannot change a result.
+ * the stored outputs agree. Over the time or memory budget: the era's certain old defaults up to the
+ * slow cell, then n_jobs=-1 where it cannot change a result.
  * Escalation skips the rules: they already had their turn.
  */
 import type { Notebook } from '../core/notebook.js';
+import type { Patch } from '../core/patch.js';
 import type { SymbolIndex } from '../core/symbol-index.js';
 import { pinDefaults } from '../fixers/rules/index.js';
 import type { EraHint } from '../fixers/rules/types.js';
@@ -38,7 +40,12 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         return { kind: 'candidates', candidates, accept: () => true, rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs) };
       }
       if (diagnosis.fixType === 'runtime-reduction') {
-        // The one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all cores.
+        // First the old defaults the era makes certain, in the cells up to the slow one: they are what
+        // the author ran, and the defaults that grew since (forests 10 -> 100 trees, cv 3 -> 5 folds)
+        // are often what made the cell slow or too big for memory.
+        const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), diagnosis.cell);
+        if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
+        // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all cores.
         const patch = await parallelizePatch(notebook, diagnosis.cell);
         return patch && p.isNew({ label: '', patch }) ? { kind: 'patch', patch } : undefined;
       }
@@ -53,4 +60,13 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs) };
     },
   };
+}
+
+/** The era-certain pins of the cells up to `cell`, as one runtime-reduction patch (or none). */
+export function eraPins(pins: readonly Patch[], cell: number): Patch | undefined {
+  const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => e.cell <= cell));
+  if (!before.length) return undefined;
+  const edits = before.flatMap((p) => p.edits).sort((a, b) => a.cell - b.cell);
+  const ruleIds = [...new Set(before.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds : [])))];
+  return { fixType: 'runtime-reduction', source: { kind: 'rule', ruleIds }, edits, summary: `the old defaults the notebook's era ran with (${ruleIds.join(', ')}) in cells ${[...new Set(edits.map((e) => e.cell))].join(', ')}` };
 }

@@ -1,0 +1,67 @@
+/**
+ * Over the time or memory budget, the rules first restore the old defaults the era makes certain
+ * (they are what the author ran, and often what made the cell big), then parallelize; out of
+ * memory is diagnosed as a resource problem, not an error to repair.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { diagnose } from '../../../src/agent/diagnosis.js';
+import { ruleFixer } from '../../../src/agent/rule-fixer.js';
+import type { Problem } from '../../../src/agent/fixers.js';
+import type { CellRecord } from '../../../src/core/run-result.js';
+import { notebookOf } from '../rules/support.js';
+
+const noVerdict = () => { throw new Error('the oracle is not consulted for a failed run'); };
+
+function problem(nb: ReturnType<typeof notebookOf>, cell: number, why = 'budget'): Problem {
+  return {
+    diagnosis: { kind: 'fix', fixType: 'runtime-reduction', cell, signature: `slow:${cell}`, why },
+    step: 1, notebook: nb, state: { notebook: nb, cells: [], ran: [], status: 'budget-exceeded', complete: false, fresh: true },
+    escalate: false, attempts: [], isNew: () => true, oracle: noVerdict as any, environment: {} as any, emit: () => {},
+  };
+}
+
+describe('runtime reduction', () => {
+  it('a kernel killed for memory is a runtime-reduction problem of that cell; other errors stay error-repair', () => {
+    const cell = (index: number, over: Partial<CellRecord>): CellRecord => ({ index, codeIndex: index, status: 'ok', executionCount: index + 1, durationMs: 10, startedAt: null, peakMemoryBytes: null, outputsTruncated: false, ...over } as CellRecord);
+    const cells: CellRecord[] = [
+      cell(0, {}),
+      cell(1, { status: 'kernel-died', error: { ename: 'MemoryError', evalue: 'the kernel was killed: out of memory (sandbox limit 8192 MB)', traceback: [] } }),
+    ];
+    const d = diagnose('kernel-died', cells, noVerdict);
+    assert.equal(d.kind === 'fix' && d.fixType, 'runtime-reduction');
+    assert.equal(d.kind === 'fix' && d.cell, 1);
+    assert.match(d.kind === 'fix' ? d.why : '', /out of memory/);
+    cells[1] = cell(1, { status: 'error', error: { ename: 'ValueError', evalue: 'x', traceback: [] } });
+    const e = diagnose('error', cells, noVerdict);
+    assert.equal(e.kind === 'fix' && e.fixType, 'error-repair');
+  });
+
+  it('an era known to predate 0.22 pins the forest size in the cells up to the slow one, before n_jobs', async () => {
+    const nb = notebookOf([
+      'from sklearn.ensemble import RandomForestClassifier\nfrom sklearn.model_selection import cross_val_score',
+      'forest = RandomForestClassifier()\nprint(cross_val_score(forest, X, y).mean())',
+      'later = RandomForestClassifier()',
+    ]);
+    const fixer = ruleFixer({ original: nb, dataFiles: [], era: { versions: { 'scikit-learn': '0.19.1' } } });
+    const p = await fixer.propose(problem(nb, 1));
+    assert.equal(p?.kind, 'patch');
+    const patch = p!.kind === 'patch' ? p!.patch : undefined;
+    assert.equal(patch?.fixType, 'runtime-reduction');
+    assert.deepEqual(patch?.edits.map((e) => e.cell), [1], 'only cells up to the slow one');
+    const src = (patch?.edits[0] as { newSource: string }).newSource;
+    assert.match(src, /RandomForestClassifier\(n_estimators=10\)/);
+    assert.match(src, /cv=3/);
+  });
+
+  it('an unknown era leaves the defaults alone and parallelizes instead', async () => {
+    const nb = notebookOf([
+      'from sklearn.ensemble import RandomForestClassifier\nforest = RandomForestClassifier(random_state=0)\nforest.fit(X, y)',
+    ]);
+    const fixer = ruleFixer({ original: nb, dataFiles: [], era: {} });
+    const p = await fixer.propose(problem(nb, 0));
+    const patch = p?.kind === 'patch' ? p.patch : undefined;
+    assert.deepEqual(patch?.source, { kind: 'rule', ruleIds: ['sklearn-parallel-n-jobs'] });
+    assert.match((patch?.edits[0] as { newSource: string }).newSource, /random_state=0, n_jobs=-1/);
+  });
+});
