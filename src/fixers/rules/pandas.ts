@@ -67,6 +67,13 @@ const ix = rule({
       beforeError: 'AttributeError',
     },
     {
+      // Column positions from a range loop: .iloc for whole columns, the position's label with row labels.
+      before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nfor i in range(df.shape[1]):\n    print(df.ix[:, i].tolist())\nout = pd.DataFrame(0, index=[5, 6], columns=['x', 'y'])\nfor r, label in enumerate(out.index):\n    for c in range(2):\n        out.ix[label, c] = df.ix[r, 'a'] + c\nprint(out.values.tolist())",
+      after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nfor i in range(df.shape[1]):\n    print(df.iloc[:, i].tolist())\nout = pd.DataFrame(0, index=[5, 6], columns=['x', 'y'])\nfor r, label in enumerate(out.index):\n    for c in range(2):\n        out.loc[label, out.columns[c]] = df.loc[r, 'a'] + c\nprint(out.values.tolist())",
+      expect: '[1, 2]\n[3, 4]\n[[1, 2], [2, 3]]',
+      beforeError: 'AttributeError',
+    },
+    {
       before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.ix[0:1, 0:1].shape)",
       manual: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.iloc[0:2, 0:1].shape)",
       expect: '(2, 1)',
@@ -78,13 +85,19 @@ const ix = rule({
       const sub = attr.parent;
       if (!sub || sub.type !== 'subscript' || !sameNode(sub.childForFieldName('value'), attr)) continue;
       const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
-      const positional = (k: SyntaxNode) => isIntLike(k);
+      const positional = (k: SyntaxNode) => isIntLike(k) || isRangeLoopVariable(k);
+      const recv = attr.childForFieldName('object');
       if (keys.length <= 1) {
         yield { node: attr, edits: [replaceNode(name, 'loc')] };
       } else if (keys.length === 2 && !positional(keys[1])) {
         yield { node: attr, edits: [replaceNode(name, 'loc')] };
       } else if (keys.length === 2 && positional(keys[1]) && (isFullSlice(keys[0]) || keys[0].type === 'integer')) {
         yield { node: attr, edits: [replaceNode(name, 'iloc')] };
+      } else if (keys.length === 2 && recv && isPure(recv) && !isIntLike(keys[0]) && keys[1].type !== 'slice') {
+        // Rows by label, columns by position (.ix decided per axis; column labels of a read frame are
+        // strings): the position picks the label, `.loc[rows, df.columns[i]]`, which is also right on
+        // a default integer column index, where label and position agree.
+        yield { node: attr, edits: [replaceNode(name, 'loc'), replaceNode(keys[1], `${recv.text}.columns[${keys[1].text}]`)] };
       } else {
         yield { node: attr, message: '.ix was removed in pandas 1.0: these columns are positions, so use .iloc, but .ix row slices on an integer index were label-based and inclusive (`.ix[0:5]` is `.iloc[0:6]` on a default index); rewrite by hand' };
       }
@@ -97,6 +110,23 @@ function isIntLike(k: SyntaxNode): boolean {
   if (k.type === 'unary_operator') return k.childForFieldName('argument')?.type === 'integer';
   if (k.type === 'slice') return k.namedChildren.length > 0 && k.namedChildren.every((c) => !c || c.type === 'integer' || c.type === 'unary_operator');
   if (k.type === 'list') return k.namedChildren.length > 0 && k.namedChildren.every((c) => !c || c.type === 'integer');
+  return false;
+}
+
+/**
+ * A loop variable of an enclosing `for i in range(...)` (or the counter of `for i, x in enumerate(...)`):
+ * an int, so on a frame's string column labels `.ix` took it as a position.
+ */
+function isRangeLoopVariable(k: SyntaxNode): boolean {
+  if (k.type !== 'identifier') return false;
+  for (let n = k.parent; n; n = n.parent) {
+    if (n.type !== 'for_statement') continue;
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    const fn = right?.type === 'call' ? right.childForFieldName('function')?.text : undefined;
+    if (fn === 'range' && left?.type === 'identifier' && left.text === k.text) return true;
+    if (fn === 'enumerate' && (left?.type === 'pattern_list' || left?.type === 'tuple_pattern') && left.namedChildren[0]?.text === k.text) return true;
+  }
   return false;
 }
 
