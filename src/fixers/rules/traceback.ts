@@ -30,7 +30,9 @@ export function notebookFrames(traceback: readonly string[], sources: readonly s
     }
     const at = listed.find((l) => l.arrow);
     if (!at) continue;
-    const matches = lineSets.flatMap((lines, cell) => (listed.every((l) => (lines[l.n - 1] ?? '').trimEnd() === l.text.trimEnd()) ? [cell] : []));
+    // IPython shows a function body's lines dedented (stack_data strips the common indent), so the
+    // comparison ignores leading whitespace as well.
+    const matches = lineSets.flatMap((lines, cell) => (listed.every((l) => (lines[l.n - 1] ?? '').trim() === l.text.trim()) ? [cell] : []));
     const cell = matches.includes(preferCell ?? -1) ? preferCell! : matches[0];
     if (cell === undefined) continue;
     frames.push({ cell, line: at.n, ...(fn && fn !== '?' ? { function: fn } : {}), ...(called ? { callee: { type: called[1], method: called[2] } } : {}) });

@@ -29,4 +29,14 @@ describe('notebookFrames', () => {
     ];
     assert.deepEqual(notebookFrames(tb, ['def f(d):\n    return d.corr()']), [{ cell: 0, line: 2, callee: { type: 'DataFrame', method: 'corr' } }]);
   });
+  it('a function body deep in the cell: IPython lists its lines dedented, they still match the indented source', () => {
+    // Captured from the fixed environment's kernel (IPython 9): lines 12-18 of a def's body, common indent stripped.
+    const tb = [
+      "Cell In[2], line 6\n      4     return sorted(d)\n----> 6 out = clean([1, 'a'])\n",
+      "Cell In[2], line 4, in clean(d)\n      2 # sort it\n      3 d = list(d)\n----> 4 return sorted(d)\n",
+      "TypeError: '<' not supported between instances of 'str' and 'int'",
+    ];
+    const src = "def clean(d):\n    # sort it\n    d = list(d)\n    return sorted(d)\n\nout = clean([1, 'a'])";
+    assert.deepEqual(notebookFrames(tb, ['x = 1', src], 1), [{ cell: 1, line: 6 }, { cell: 1, line: 4, function: 'clean' }]);
+  });
 });
