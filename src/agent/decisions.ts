@@ -7,6 +7,8 @@ import type { StopReason } from '../core/modernize-report.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { missingPath } from '../fixers/rules/missing-path.js';
 import { localModuleMissing } from '../executor/project-files.js';
+import type { Notebook } from '../core/notebook.js';
+import { unboundName } from './unbound-name.js';
 import { budgetStop, type Budgets } from './budgets.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { RunState } from './environment.js';
@@ -63,6 +65,8 @@ export function stuckStop(input: {
   dataFiles: readonly string[];
   hasData: boolean;
   llm: { enabled: boolean; reason: string };
+  /** The notebook as it now stands (for names no cell binds). */
+  notebook?: Notebook;
 }): Stop {
   const { diagnosis: d } = input;
   // A library the environment does not have is a diagnosis, not something to guess away.
@@ -76,6 +80,11 @@ export function stuckStop(input: {
   const absent = d.error ? missingPath(d.error.ename, d.error.evalue) : undefined;
   if (absent && !absent.write && input.hasData) {
     return { reason: 'unfixable', detail: `the notebook reads ${absent.path}, which the data provided does not hold (data files: ${input.dataFiles.join(', ') || 'none'}); an input this run does not have` };
+  }
+  // A name no cell binds: the author's run defined it in a cell the notebook no longer holds.
+  const unbound = d.error && input.notebook ? unboundName(input.notebook, d.error) : undefined;
+  if (unbound) {
+    return { reason: 'unfixable', detail: `cell ${d.cell} reads \`${unbound}\`, which no cell of the notebook binds: the author's run defined it in a cell the notebook no longer holds (or outside it); the code that made it is missing` };
   }
   // The notebook downloads something (a dataset, a page): runs have no network, by design.
   if (d.error && needsNetwork(d.error)) {

@@ -147,7 +147,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         lastPatched = diagnosis.signature;
         continue;
       }
-      if (!patch) return done(stuckStop({ diagnosis, ...d.stuck }));
+      if (!patch) return done(stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }));
 
       // validate -> apply -> re-execute
       const check = await bench.check(patch, d.forbiddenPaths);
