@@ -12,9 +12,10 @@ import type { Fixer } from '../../../src/agent/fixers.js';
 import { TrajectoryEvent } from '../../../src/core/trajectory-schema.js';
 import { FakeEnvironment, replaceCell, scriptedFixer, type Behaviour } from './fake-environment.js';
 
-const nameError = { error: { ename: 'NameError', evalue: "name 'broken' is not defined" } };
+// Any error no fixer here knows (a NameError for an unbound name would be 'unfixable': decisions.stuckStop).
+const failure = { error: { ename: 'ValueError', evalue: 'broken input' } };
 /** `broken...` raises; `print N` prints N; anything else runs quietly. */
-const simple = (src: string): Behaviour => (src.startsWith('broken') ? nameError : src.startsWith('print ') ? { stdout: `${src.slice(6)}\n` } : undefined);
+const simple = (src: string): Behaviour => (src.startsWith('broken') ? failure : src.startsWith('print ') ? { stdout: `${src.slice(6)}\n` } : undefined);
 
 async function run(nb: Notebook, env: FakeEnvironment, fixers: Fixer[], extra: Partial<LoopInput> = {}, budgets: Partial<Budgets> = {}) {
   const events: AgentEvent[] = [];
@@ -80,7 +81,7 @@ describe('modernizationLoop (fake environment)', () => {
   });
 
   it('max-fixes is checked before proposing', async () => {
-    const env = new FakeEnvironment((src) => (src.startsWith('broken') ? nameError : undefined));
+    const env = new FakeEnvironment((src) => (src.startsWith('broken') ? failure : undefined));
     const fixer = scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(0, 'ok()') }]);
     const { out } = await run(makeNotebook(['broken()', 'broken()']), env, [fixer], {}, { maxFixes: 1 });
     assert.equal(out.stop.reason, 'max-fixes');
