@@ -313,6 +313,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-standardscaler-std': 'SK071',
   'sklearn-object-dtype-labels': 'SK072',
   'sklearn-logistic-l1-solver': 'SK073',
+  'sklearn-return-train-score': 'SK074',
   // matplotlib (MPL)
   'mpl-hist-normed': 'MPL001',
   'mpl-seaborn-styles': 'MPL002',
