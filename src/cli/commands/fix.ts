@@ -4,7 +4,7 @@ import { cellDiff } from '../../core/cell-diff.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { notebookKernel, readNotebookFile, serializeNotebook, writeFileAtomic } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
-import { parseFlags } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
 import { RULE_FLAGS, RULE_FLAGS_HELP } from '../rule-flags.js';
 import { fixNotebook } from '../../fixers/rules/index.js';
 import { formatFinding, ruleOptionsFrom } from './scan.js';
@@ -40,7 +40,7 @@ export function defaultOutput(input: string): string {
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     'rules-only': { type: 'boolean', default: false },
     output: { type: 'string', short: 'o' },
     diff: { type: 'boolean', default: false },
@@ -51,12 +51,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     env: { type: 'string', default: 'debian13' },
     json: { type: 'boolean', default: false },
     ...RULE_FLAGS,
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'fix');
-  if (values.help) {
-    ctx.stdout(HELP + '\n');
-    return ExitCode.ok;
-  }
+  }, 'fix', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (positionals.length !== 1) throw new UsageError('fix: give exactly one notebook', 'see: nbmodernize fix --help');
   if (!values['rules-only']) throw new UsageError('fix: only --rules-only is implemented here', 'for rules plus an LLM, run: nbmodernize modernize NOTEBOOK');
   const input = path.resolve(ctx.cwd, positionals[0]);
@@ -69,7 +65,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const rel = path.relative(ctx.cwd, output) || output;
   const ruleCount = new Set(res.changes.flatMap((c) => c.rules)).size;
   if (values.json) {
-    ctx.stdout(JSON.stringify({
+    printJson(ctx, {
       input: positionals[0],
       output: rel,
       notes,
@@ -77,7 +73,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       findings: res.findings,
       originalFindings: res.originalFindings,
       suppressed: res.suppressed,
-    }, null, 2) + '\n');
+    });
     return ExitCode.ok;
   }
   for (const n of notes) ctx.stderr(`nbmodernize: ${n}\n`);
