@@ -5,9 +5,9 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { notebookKernel, readNotebookFile, serializeNotebook, writeFileAtomic } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
 import { commandFlags, printJson } from '../command-io.js';
-import { RULE_FLAGS, RULE_FLAGS_HELP } from '../rule-flags.js';
+import { RULE_FLAGS_HELP } from '../rule-flags.js';
 import { fixNotebook } from '../../fixers/rules/index.js';
-import { formatFinding, ruleOptionsFrom } from './scan.js';
+import { formatFinding, RULE_OPTION_FLAGS, ruleOptionsFrom } from './scan.js';
 
 export const summary = 'apply the deterministic rules (--rules-only) and write a new notebook';
 
@@ -44,13 +44,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'rules-only': { type: 'boolean', default: false },
     output: { type: 'string', short: 'o' },
     diff: { type: 'boolean', default: false },
-    data: { type: 'string' },
-    competition: { type: 'string' },
-    'pin-defaults': { type: 'boolean', default: false },
-    era: { type: 'string' },
-    env: { type: 'string', default: 'debian13' },
     json: { type: 'boolean', default: false },
-    ...RULE_FLAGS,
+    ...RULE_OPTION_FLAGS,
   }, 'fix', HELP, ctx);
   if (helpShown) return ExitCode.ok;
   if (positionals.length !== 1) throw new UsageError('fix: give exactly one notebook', 'see: nbmodernize fix --help');

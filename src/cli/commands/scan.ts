@@ -57,6 +57,16 @@ export function expandNotebookArgs(args: string[], cwd: string): string[] {
   return out;
 }
 
+/** The flags ruleOptionsFrom reads, taken alike by scan and fix (they run the same rules on the same options). */
+export const RULE_OPTION_FLAGS = {
+  data: { type: 'string' },
+  competition: { type: 'string' },
+  'pin-defaults': { type: 'boolean', default: false },
+  era: { type: 'string' },
+  env: { type: 'string', default: 'debian13' },
+  ...RULE_FLAGS,
+} as const;
+
 export async function ruleOptionsFrom(values: Record<string, any>, ctx: CliContext): Promise<RuleOptions> {
   const env = (values.env as string) ?? 'debian13';
   const opts: RuleOptions = {
@@ -84,12 +94,7 @@ export function formatFinding(file: string, f: RuleFinding): string {
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals, helpShown } = commandFlags(args, {
     json: { type: 'boolean', default: false },
-    data: { type: 'string' },
-    competition: { type: 'string' },
-    'pin-defaults': { type: 'boolean', default: false },
-    era: { type: 'string' },
-    env: { type: 'string', default: 'debian13' },
-    ...RULE_FLAGS,
+    ...RULE_OPTION_FLAGS,
   }, 'scan', HELP, ctx);
   if (helpShown) return ExitCode.ok;
   if (positionals.length === 0) throw new UsageError('scan: give at least one notebook (or directory)', 'see: nbmodernize scan --help');
