@@ -5,8 +5,8 @@
 // Types only here: the SDK itself is loaded on the first call, so a rules-only run never loads it.
 import type Anthropic from '@anthropic-ai/sdk';
 import { LlmError } from './errors.js';
-import { onFirstUse, parseToolInput, type ProviderOptions, providerResponse, sdkClientOptions, sendWithRetry, stopwatch } from './provider-common.js';
-import type { CallOptions, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
+import { onFirstUse, parseToolInput, type ProviderOptions, providerResponse, SdkProvider, sdkClientOptions, sendWithRetry, stopwatch } from './provider-common.js';
+import type { CallOptions, LlmMessage, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
 
 export interface AnthropicProviderOptions extends ProviderOptions {
   /** Mark the system block for prompt caching (default true). */
@@ -18,15 +18,8 @@ export interface AnthropicProviderOptions extends ProviderOptions {
   sendTemperature?: boolean;
 }
 
-export class AnthropicProvider implements LlmProvider {
+export class AnthropicProvider extends SdkProvider<AnthropicProviderOptions> {
   readonly provider = 'anthropic';
-  readonly model: string;
-  /** Messages API tool use (`tool_use` / `tool_result` blocks). */
-  readonly tools = true;
-
-  constructor(private readonly opts: AnthropicProviderOptions) {
-    this.model = opts.model;
-  }
 
   /** The SDK and its client, loaded and made on first use. */
   private readonly connect = onFirstUse(async () => {

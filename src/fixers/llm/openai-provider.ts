@@ -5,8 +5,8 @@
 // Types only here: the SDK itself is loaded on the first call, so a rules-only run never loads it.
 import type OpenAI from 'openai';
 import { LlmError } from './errors.js';
-import { onFirstUse, parseToolInput, type ProviderOptions, providerResponse, sdkClientOptions, sendWithRetry, stopwatch } from './provider-common.js';
-import type { CallOptions, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
+import { onFirstUse, parseToolInput, type ProviderOptions, providerResponse, SdkProvider, sdkClientOptions, sendWithRetry, stopwatch } from './provider-common.js';
+import type { CallOptions, LlmMessage, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
 
 export interface OpenAiProviderOptions extends ProviderOptions {
   /**
@@ -26,15 +26,8 @@ export interface OpenAiProviderOptions extends ProviderOptions {
 
 const REASONING_MODEL = /^(o\d|gpt-5)/i;
 
-export class OpenAiProvider implements LlmProvider {
+export class OpenAiProvider extends SdkProvider<OpenAiProviderOptions> {
   readonly provider = 'openai';
-  readonly model: string;
-  /** Function calling (Chat Completions `tools`); a compatible server without it answers 400, and the agent falls back to replies. */
-  readonly tools = true;
-
-  constructor(private readonly opts: OpenAiProviderOptions) {
-    this.model = opts.model;
-  }
 
   /** The SDK and its client, loaded and made on first use. */
   private readonly connect = onFirstUse(async () => {

@@ -7,7 +7,7 @@
 import { LlmError, httpError, type HeaderSource } from './errors.js';
 import { costOf, type PricingTable } from './pricing.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from './retry.js';
-import type { LlmResponse, LlmToolCall, LlmUsage } from './types.js';
+import type { CallOptions, LlmProvider, LlmRequest, LlmResponse, LlmToolCall, LlmUsage } from './types.js';
 
 export interface ProviderOptions {
   model: string;
@@ -22,6 +22,23 @@ export interface ProviderOptions {
   pricing?: PricingTable;
   /** Clock for latency; injectable for tests. */
   now?: () => number;
+}
+
+/**
+ * What both SDK-backed providers are: one model, asked through its SDK with tool calls (Anthropic's
+ * tool_use blocks, OpenAI's function calling; a compatible server without them answers 400 and the
+ * agent falls back to replies).
+ */
+export abstract class SdkProvider<O extends ProviderOptions> implements LlmProvider {
+  abstract readonly provider: string;
+  readonly model: string;
+  readonly tools = true;
+
+  constructor(protected readonly opts: O) {
+    this.model = opts.model;
+  }
+
+  abstract complete(req: LlmRequest, call?: CallOptions): Promise<LlmResponse>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
