@@ -11,7 +11,7 @@ import { createCgroup } from './cgroup.js';
 import { DEFAULT_DISK_MB, MIN_DISK_MB } from './disk-quota.js';
 import { requireHostTool } from './environment/host-tools.js';
 import { linkDataIntoWorkDir, dataMounts, KAGGLE_INPUT, KAGGLE_WORKING } from './kaggle-layout.js';
-import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer, type ServerProcess, type Workspace } from './server-process.js';
+import { ENV_KERNEL_DIRS, SERVER_CONFIG_FILE, serverConfigSource, jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServerOrStop, type ServerProcess, type Workspace } from './server-process.js';
 import type { JupyterEndpoint, Sandbox, SandboxRequest } from './types.js';
 import type { BuiltEnvironment } from './environment/build.js';
 
@@ -105,12 +105,7 @@ export async function launchBwrapServer(req: SandboxRequest, env: BuiltEnvironme
     cg?.destroy();
     ws.remove();
   };
-  try {
-    await waitForServer(endpoint, server, 60_000, signal);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  await waitForServerOrStop(endpoint, server, 60_000, signal, stop);
   return { endpoint, process: server, startMs: Date.now() - t0, limits, oomKills: () => cg?.oomKills() ?? 0, stop };
 }
 

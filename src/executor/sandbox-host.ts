@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EnvironmentError } from '../core/errors.js';
 import { dataMounts, linkDataIntoWorkDir } from './kaggle-layout.js';
-import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServer } from './server-process.js';
+import { jupyterServerArgs, makeWorkspace, newToken, sandboxEnv, spawnServer, threadEnv, waitForServerOrStop } from './server-process.js';
 import type { Sandbox, SandboxRequest } from './types.js';
 
 /** Ask the interpreter itself for what the run result should record. */
@@ -72,12 +72,7 @@ export async function startHost(req: SandboxRequest, reason: string, signal?: Ab
     await server.stop();
     ws.remove();
   };
-  try {
-    await waitForServer(endpoint, server, 60_000, signal);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  await waitForServerOrStop(endpoint, server, 60_000, signal, stop);
   return {
     kind: 'host',
     reason,

@@ -139,6 +139,19 @@ export async function waitForServer(endpoint: JupyterEndpoint, proc: ServerProce
   }
 }
 
+/**
+ * waitForServer for a server this process spawned: when it does not come up, its sandbox is torn
+ * down (`stop`) before the error goes on, so a failed start leaves no process or workspace behind.
+ */
+export async function waitForServerOrStop(endpoint: JupyterEndpoint, proc: ServerProcess, timeoutMs: number, signal: AbortSignal | undefined, stop: () => Promise<void>): Promise<void> {
+  try {
+    await waitForServer(endpoint, proc, timeoutMs, signal);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
 export function tail(file: string, lines = 8): string {
   try {
     const text = fs.readFileSync(file, 'utf8').trim().split('\n');

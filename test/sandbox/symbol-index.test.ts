@@ -13,6 +13,13 @@ import { homesOf } from '../../src/core/symbol-index.js';
 import { modernizeNotebook } from '../../src/agent/modernize.js';
 import { testCacheDir, testSandboxRequest } from '../support/sandbox.js';
 import { makeNotebook } from '../support/notebooks.js';
+import type { Notebook } from '../../src/core/notebook.js';
+
+/** Modernize with rules only (no LLM), in a fresh output directory: each repair below must come from the index. */
+async function modernizeRulesOnly(nb: Notebook, notebookPath: string) {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-symbols-'));
+  return modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath, llm: { provider: null, reason: 'test' }, timeoutS: 120 });
+}
 
 describe('symbol index (real environment)', { timeout: 600_000 }, () => {
   it('knows where moved names live now', async () => {
@@ -38,8 +45,7 @@ describe('symbol index (real environment)', { timeout: 600_000 }, () => {
       "ax = df.a.plot(kind='bar', colors=['red', 'blue', 'red'])\nprint(len(ax.patches), ax.patches[1].get_facecolor()[:3])",
     ]);
     (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '3 (0.0, 0.0, 1.0)\n' }];
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-symbols-'));
-    const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/kw.ipynb', llm: { provider: null, reason: 'test' }, timeoutS: 120 });
+    const report = await modernizeRulesOnly(nb, '/virtual/kw.ipynb');
     assert.equal(report.verdict, 'reproduced', report.reason);
     const fix = report.fixes.find((f) => f.source === 'unexpected-keyword');
     assert.ok(fix, JSON.stringify(report.fixes.map((f) => f.source)));
@@ -49,8 +55,7 @@ describe('symbol index (real environment)', { timeout: 600_000 }, () => {
   it('a standard-library module used without its import (the import cell was deleted) gets it back, rules only', async () => {
     const nb = makeNotebook(['x = 3', 'print(calendar.month_name[x], math.floor(2.5))']);
     (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: 'March 2\n' }];
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-symbols-'));
-    const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/stdlib.ipynb', llm: { provider: null, reason: 'test' }, timeoutS: 120 });
+    const report = await modernizeRulesOnly(nb, '/virtual/stdlib.ipynb');
     assert.equal(report.verdict, 'reproduced', report.reason);
     const fixes = report.fixes.filter((f) => f.source === 'missing-import').map((f) => f.summary).join(' | ');
     assert.match(fixes, /import calendar/);
@@ -60,8 +65,7 @@ describe('symbol index (real environment)', { timeout: 600_000 }, () => {
   it('a name the notebook uses but never imports is imported from its home, rules only', async () => {
     const nb = makeNotebook(['import numpy as np\nX = np.arange(20).reshape(10, 2)', 'a, b = train_test_split(X, test_size=0.3, random_state=0)\nprint(a.shape, b.shape)']);
     (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '(7, 2) (3, 2)\n' }];
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-symbols-'));
-    const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/symbols.ipynb', llm: { provider: null, reason: 'test' }, timeoutS: 120 });
+    const report = await modernizeRulesOnly(nb, '/virtual/symbols.ipynb');
     assert.equal(report.verdict, 'reproduced', report.reason);
     const fix = report.fixes.find((f) => f.source === 'missing-import')!;
     assert.match(fix.summary, /from sklearn\.model_selection import train_test_split/);

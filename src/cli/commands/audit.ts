@@ -16,7 +16,8 @@ import { serveAuditWorker } from '../../agent/audit/worker.js';
 import { pct, formatDuration } from '../../agent/report/markdown.js';
 import type { CliContext } from '../context.js';
 import { buildProgress } from '../build-progress.js';
-import { BUDGET_FLAGS, budgetsFrom, LLM_TUNING_FLAGS, llmTuningFrom, parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
+import { BUDGET_FLAGS, budgetsFrom, LLM_TUNING_FLAGS, llmTuningFrom, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
 import { QUEUE_FLAGS, QUEUE_HELP, queueSetup } from '../audit-queue.js';
 
 export const summary = 'reproducibility audit of a directory or manifest of notebooks';
@@ -80,7 +81,7 @@ export const LLM_ENV = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL'
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (args[0] === '--worker') return worker(ctx);
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     ...SANDBOX_FLAGS,
     ...QUEUE_FLAGS,
     'out-dir': { type: 'string' },
@@ -103,12 +104,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'no-prestart': { type: 'boolean', default: false },
     'no-warm': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'audit');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'audit', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (positionals.length !== 1) throw new UsageError('audit takes exactly one INPUT (a directory, a notebook or a manifest)', 'see: nbmodernize audit --help');
   if (!values['out-dir']) throw new UsageError('audit needs --out-dir DIR');
   if (values['retry-failed'] && !values.resume) throw new UsageError('--retry-failed only applies with --resume');
@@ -228,7 +225,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (outcome.interrupted) ctx.stderr(`continue with: nbmodernize audit ${positionals[0]} --out-dir ${values['out-dir']} --resume\n`);
   if (outcome.stoppedEarly) ctx.stderr(`stopped early: ${outcome.stoppedEarly}\n`);
   if (outcome.providerDown) ctx.stderr(`finished notebooks are kept; once the provider is back: nbmodernize audit ${positionals[0]} --out-dir ${values['out-dir']} --fix --resume --retry-failed\n`);
-  if (values.json) ctx.stdout(JSON.stringify(s, null, 2) + '\n');
+  if (values.json) printJson(ctx, s);
   if (outcome.interrupted || ctx.signal.aborted) return ExitCode.interrupted;
   if (outcome.providerDown) return ExitCode.llmUnavailable;
   return outcome.stoppedEarly ? ExitCode.notebookError : ExitCode.ok;

@@ -17,7 +17,8 @@ import { formatDuration } from '../../agent/report/markdown.js';
 import { isMetricName, type MetricName } from '../../agent/oracle/index.js';
 import type { CliContext } from '../context.js';
 import { buildProgress } from '../build-progress.js';
-import { parseFlags, positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
+import { commandFlags } from '../command-io.js';
+import { positiveNumber, SANDBOX_FLAGS, sandboxRequestFrom } from '../options.js';
 
 export const summary = 'check that notebooks reproduce as-is (for authors and CI)';
 
@@ -48,7 +49,7 @@ Exit codes: 0 all reproduce, 1 at least one does not (or cannot be evaluated), 2
 7 the sandbox could not run them, 130 interrupted.`;
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     ...SANDBOX_FLAGS,
     junit: { type: 'string' },
     tolerance: { type: 'string' },
@@ -57,12 +58,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     metric: { type: 'string' },
     'ground-truth': { type: 'string' },
     'out-dir': { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'check');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'check', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (!positionals.length) throw new UsageError('check needs at least one NOTEBOOK', 'see: nbmodernize check --help');
   const tolerance = values.tolerance !== undefined ? Number(values.tolerance) : undefined;
   if (tolerance !== undefined && !(tolerance >= 0)) throw new UsageError(`--tolerance must be a number >= 0, got "${values.tolerance}"`);

@@ -9,6 +9,7 @@ import { dockerTag, findBuiltFor, listBuiltEnvironments } from '../../executor/e
 import { definitionHash, knownEnvironments, loadDefinition } from '../../executor/environment/definition.js';
 import { dockerfilePath, generateDockerfile } from '../../executor/environment/dockerfile.js';
 import type { CliContext } from '../context.js';
+import { printJson } from '../command-io.js';
 import { buildProgress } from '../build-progress.js';
 
 export const summary = 'build and inspect the fixed modern environment';
@@ -116,7 +117,7 @@ async function build(args: string[], ctx: CliContext): Promise<number> {
   // The public-name index the repairs of moved imports read (seconds; kept next to versions.json).
   const symbols = await loadSymbolIndex(env);
   if (values.json) {
-    ctx.stdout(JSON.stringify({ ...env, cached, elapsedMs }, null, 2) + '\n');
+    printJson(ctx, { ...env, cached, elapsedMs });
   } else {
     const how = cached ? 'already built' : `built in ${formatDuration(elapsedMs)}`;
     ctx.stdout(`${env.name} (hash ${env.hash}) ${how}: ${env.dir}\n`);
@@ -142,13 +143,7 @@ async function info(args: string[], ctx: CliContext): Promise<number> {
   }
   const image = await dockerImageState(env);
   if (values.json) {
-    ctx.stdout(
-      JSON.stringify(
-        { ...env.versions, dir: env.dir, rootfs: env.rootfs, versionsFile: env.versionsFile, dockerImage: image.present ? image.ref : null, unavailable: def.unavailable },
-        null,
-        2,
-      ) + '\n',
-    );
+    printJson(ctx, { ...env.versions, dir: env.dir, rootfs: env.rootfs, versionsFile: env.versionsFile, dockerImage: image.present ? image.ref : null, unavailable: def.unavailable });
     return ExitCode.ok;
   }
   const v = env.versions;
@@ -185,7 +180,7 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     return { name, hash: definitionHash(def), built: Boolean(current), description: def.description ?? '', builds };
   });
   if (values.json) {
-    ctx.stdout(JSON.stringify(rows, null, 2) + '\n');
+    printJson(ctx, rows);
     return ExitCode.ok;
   }
   for (const r of rows) {

@@ -4,10 +4,10 @@ import { cellDiff } from '../../core/cell-diff.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { notebookKernel, readNotebookFile, serializeNotebook, writeFileAtomic } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
-import { parseFlags } from '../options.js';
-import { RULE_FLAGS, RULE_FLAGS_HELP } from '../rule-flags.js';
+import { commandFlags, printJson } from '../command-io.js';
+import { RULE_FLAGS_HELP } from '../rule-flags.js';
 import { fixNotebook } from '../../fixers/rules/index.js';
-import { formatFinding, ruleOptionsFrom } from './scan.js';
+import { formatFinding, RULE_OPTION_FLAGS, ruleOptionsFrom } from './scan.js';
 
 export const summary = 'apply the deterministic rules (--rules-only) and write a new notebook';
 
@@ -40,23 +40,14 @@ export function defaultOutput(input: string): string {
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     'rules-only': { type: 'boolean', default: false },
     output: { type: 'string', short: 'o' },
     diff: { type: 'boolean', default: false },
-    data: { type: 'string' },
-    competition: { type: 'string' },
-    'pin-defaults': { type: 'boolean', default: false },
-    era: { type: 'string' },
-    env: { type: 'string', default: 'debian13' },
     json: { type: 'boolean', default: false },
-    ...RULE_FLAGS,
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'fix');
-  if (values.help) {
-    ctx.stdout(HELP + '\n');
-    return ExitCode.ok;
-  }
+    ...RULE_OPTION_FLAGS,
+  }, 'fix', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (positionals.length !== 1) throw new UsageError('fix: give exactly one notebook', 'see: nbmodernize fix --help');
   if (!values['rules-only']) throw new UsageError('fix: only --rules-only is implemented here', 'for rules plus an LLM, run: nbmodernize modernize NOTEBOOK');
   const input = path.resolve(ctx.cwd, positionals[0]);
@@ -69,7 +60,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const rel = path.relative(ctx.cwd, output) || output;
   const ruleCount = new Set(res.changes.flatMap((c) => c.rules)).size;
   if (values.json) {
-    ctx.stdout(JSON.stringify({
+    printJson(ctx, {
       input: positionals[0],
       output: rel,
       notes,
@@ -77,7 +68,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       findings: res.findings,
       originalFindings: res.originalFindings,
       suppressed: res.suppressed,
-    }, null, 2) + '\n');
+    });
     return ExitCode.ok;
   }
   for (const n of notes) ctx.stderr(`nbmodernize: ${n}\n`);

@@ -7,7 +7,8 @@ import { providerFromEnv } from '../../fixers/llm/factory.js';
 import type { ExecEvent } from '../../executor/run-notebook.js';
 import type { CliContext } from '../context.js';
 import { execProgress, formatMs } from '../exec-progress.js';
-import { BUDGET_FLAGS, budgetsFrom, LLM_TUNING_FLAGS, llmTuningFrom, parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
+import { BUDGET_FLAGS, budgetsFrom, LLM_TUNING_FLAGS, llmTuningFrom, positiveNumber, SANDBOX_FLAGS } from '../options.js';
 import { notebookInput } from '../notebook-input.js';
 
 export const summary = 'modernize a notebook until it reproduces in the fixed environment';
@@ -47,7 +48,7 @@ Exit codes: 0 reproduced, 1 not reproduced, 2 usage, 3-6 bad input (as for run),
 7 environment/sandbox problem, 130 interrupted.`;
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     ...SANDBOX_FLAGS,
     'out-dir': { type: 'string' },
     llm: { type: 'string' },
@@ -66,12 +67,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     tolerance: { type: 'string' },
     'full-reruns': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'modernize');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'modernize', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   const { nbPath, name, loaded, sandbox, outDir } = notebookInput('modernize', positionals, values, ctx);
 
   const expected = expectedTarget(values, ctx);
@@ -109,7 +106,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   } finally {
     progress.stop();
   }
-  if (values.json) ctx.stdout(JSON.stringify(report, null, 2) + '\n');
+  if (values.json) printJson(ctx, report);
   ctx.stderr(`${name}: ${report.verdict} (${report.stopReason}) — ${report.reason}\n`);
   ctx.stderr(`  fixes ${report.fixes.length}, cell executions ${report.cellExecutions}, LLM calls ${report.llm.calls} ($${report.llm.costUsd.toFixed(4)}), ${formatMs(report.wallMs)}\n  report: ${report.artifacts.report}\n`);
   if (report.stopReason === 'interrupted') return ExitCode.interrupted;

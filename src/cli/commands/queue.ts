@@ -3,7 +3,7 @@ import { errorMessage, ExitCode, NbmError, UsageError } from '../../core/errors.
 import { AuditQueue } from '../../agent/queue/bullmq.js';
 import { parseQueueUrl } from '../../agent/queue/url.js';
 import type { CliContext } from '../context.js';
-import { parseFlags } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
 
 export const summary = 'state of an audit queue (waiting, active, completed, failed; workers)';
 
@@ -14,16 +14,12 @@ their reasons, the workers connected now, and every worker seen (last seen, jobs
 failed). "--queue env" reads NBMODERNIZE_QUEUE_URL.`;
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     queue: { type: 'string' },
     'queue-name': { type: 'string' },
     json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'queue');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'queue', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (positionals[0] !== 'status' || positionals.length !== 1) throw new UsageError('queue takes one subcommand: status', 'see: nbmodernize queue --help');
   if (!values.queue) throw new UsageError('queue status needs --queue URL');
   const connection = parseQueueUrl(values.queue === 'env' ? (ctx.env.NBMODERNIZE_QUEUE_URL ?? '') : values.queue);
@@ -36,7 +32,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       throw new NbmError(`cannot read the queue at ${connection.display}: ${errorMessage(err)}`, ExitCode.environment, 'queue');
     }
     if (values.json) {
-      ctx.stdout(JSON.stringify({ queue: connection.display, ...counts, workers, workersSeen: seen, failedJobs: failed }, null, 2) + '\n');
+      printJson(ctx, { queue: connection.display, ...counts, workers, workersSeen: seen, failedJobs: failed });
       return ExitCode.ok;
     }
     ctx.stdout(`queue ${connection.display}\n`);

@@ -5,7 +5,7 @@ import { hasStore } from '../../agent/audit/store.js';
 import { pct, formatDuration } from '../../agent/report/markdown.js';
 import { writeReport } from '../../agent/report/write.js';
 import type { CliContext } from '../context.js';
-import { parseFlags } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
 
 export const summary = 'write summary.json, report.md and report.html for an audit directory';
 
@@ -17,14 +17,10 @@ also done at the end of every audit). Works on an unfinished audit too.
   --json   print summary.json on stdout`;
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'report');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'report', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (positionals.length !== 1) throw new UsageError('report takes exactly one DIR (an audit --out-dir)', 'see: nbmodernize report --help');
   const dir = path.resolve(ctx.cwd, positionals[0]!);
   if (!hasStore(dir)) throw new UsageError(`${positionals[0]} holds no audit results (results.jsonl)`, 'run: nbmodernize audit INPUT --out-dir DIR');
@@ -32,6 +28,6 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const t = s.totals;
   ctx.stderr(`${t.notebooks}${s.audit.planned !== null ? ` of ${s.audit.planned}` : ''} notebooks: reproducible ${s.before.reproduced} (${pct(s.before.reproduced, s.before.notebooks)}) as-is${s.audit.mode === 'fix' ? ` → ${t.reproduced} (${pct(t.reproduced, t.notebooks)}) after --fix` : ''}; not reproduced ${t['not-reproduced']}; failed ${t.failed}; cost $${s.cost.usd.toFixed(2)}; ${formatDuration(s.audit.elapsedMs)}\n`);
   ctx.stderr(`report: ${files.html}\nsummary: ${files.summary} (${files.markdown})\n`);
-  if (values.json) ctx.stdout(JSON.stringify(s, null, 2) + '\n');
+  if (values.json) printJson(ctx, s);
   return ExitCode.ok;
 }

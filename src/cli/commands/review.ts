@@ -9,7 +9,8 @@ import { startReviewServer } from '../../agent/review/server.js';
 import { ReviewSession, type RunEvent } from '../../agent/review/session.js';
 import { validateDataMount } from '../../executor/kaggle-layout.js';
 import type { CliContext } from '../context.js';
-import { parseFlags, positiveNumber, sandboxRequestFrom, SANDBOX_FLAGS, withProjectDefault } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
+import { positiveNumber, sandboxRequestFrom, SANDBOX_FLAGS, withProjectDefault } from '../options.js';
 
 export const summary = 'review a modernization: accept or reject each change, re-run, write the reviewed notebook';
 
@@ -40,7 +41,7 @@ Exit codes (non-interactive): 0 written (and, with --run, reproduced), 1 written
 not reproduce, 2 usage, 7 environment/sandbox problem.`;
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     ...SANDBOX_FLAGS,
     'no-browser': { type: 'boolean', default: false },
     port: { type: 'string' },
@@ -50,12 +51,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     run: { type: 'boolean', default: false },
     tolerance: { type: 'string' },
     json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'review');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'review', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (positionals.length !== 1) throw new UsageError('review takes exactly one OUT_DIR (the output dir of modernize)', 'see: nbmodernize review --help');
   const rejectList: string[] = (values.reject ?? []).flatMap((r: string) => r.split(','));
   if (values['accept-all'] && rejectList.length) throw new UsageError('--accept-all and --reject exclude each other');
@@ -114,7 +111,7 @@ async function scriptedReview(session: ReviewSession, rejectList: string[], valu
   const out = session.write();
   const run = out.content.run;
   ctx.stderr(`${input.name}: ${run ? `${run.from === 'review' ? 're-run' : 'last run (modernize)'}: ${run.current ? run.verdict : 'not run with these decisions (outputs of changed cells left empty; use --run)'}` : 'no run'}\nwrote ${out.notebook}\n      ${out.record}\n`);
-  if (values.json) ctx.stdout(JSON.stringify(out.content, null, 2) + '\n');
+  if (values.json) printJson(ctx, out.content);
   if (values.run && run?.verdict !== 'reproduced') return ExitCode.notebookError;
   return ExitCode.ok;
 }

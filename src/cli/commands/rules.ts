@@ -1,7 +1,7 @@
 /** `nbmodernize rules [CODE|ID|SELECTOR...]`: browse the deterministic rules, like `ruff rule`. */
 import { ExitCode } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
-import { parseFlags } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
 import { RULE_FLAGS } from '../rule-flags.js';
 import { ALL_RULES, findRule, kindNote, ruleFilter, ruleInfo, versionNote, type RuleInfo } from '../../fixers/rules/index.js';
 
@@ -23,19 +23,15 @@ Codes are stable (src/fixers/rules/codes.ts); use them in --select/--ignore of s
 "# nbmodernize: ignore[PD001,SK012]" comments. All rules explained: docs/rules.md, docs/rules/.`;
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     json: { type: 'boolean', default: false },
     ...RULE_FLAGS,
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'rules');
-  if (values.help) {
-    ctx.stdout(HELP + '\n');
-    return ExitCode.ok;
-  }
+  }, 'rules', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   const named = positionals.map((p) => findRule(p));
   if (positionals.length && named.every(Boolean)) {
     const infos = named.map((r) => ruleInfo(r!));
-    if (values.json) ctx.stdout(JSON.stringify(infos.length === 1 ? infos[0] : infos, null, 2) + '\n');
+    if (values.json) printJson(ctx, infos.length === 1 ? infos[0] : infos);
     else ctx.stdout(infos.map(explain).join('\n'));
     return ExitCode.ok;
   }
@@ -43,7 +39,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   const select = [...positionals, ...(values.select ?? [])];
   const keep = ruleFilter({ ...(select.length ? { select } : {}), ...(values.ignore ? { ignore: values.ignore } : {}) });
   const infos = ALL_RULES.filter(keep).map(ruleInfo);
-  if (values.json) ctx.stdout(JSON.stringify(infos, null, 2) + '\n');
+  if (values.json) printJson(ctx, infos);
   else ctx.stdout(table(infos));
   return ExitCode.ok;
 }

@@ -7,7 +7,8 @@ import type { RunResult } from '../../core/run-result.js';
 import { runNotebook } from '../../executor/run-notebook.js';
 import type { CliContext } from '../context.js';
 import { execProgress } from '../exec-progress.js';
-import { parseFlags, positiveNumber, SANDBOX_FLAGS } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
+import { positiveNumber, SANDBOX_FLAGS } from '../options.js';
 import { notebookInput } from '../notebook-input.js';
 import { buildProgress } from '../build-progress.js';
 
@@ -56,18 +57,14 @@ const STATUS_EXIT: Record<RunResult['status'], number> = {
 };
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     ...SANDBOX_FLAGS,
     output: { type: 'string', short: 'o' },
     'out-dir': { type: 'string' },
     json: { type: 'boolean', default: false },
     'no-state': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'run');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'run', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   const { nbPath, name, loaded, sandbox, outDir } = notebookInput('run', positionals, values, ctx);
   const outNotebook = path.resolve(ctx.cwd, (values.output as string | undefined) ?? path.join(outDir, `${name}.ipynb`));
   if (outNotebook === nbPath) throw new UsageError('the output notebook would overwrite the input; pick another -o');
@@ -100,7 +97,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   writeFileAtomic(outNotebook, serializeNotebook(notebook));
   result.outputs.notebook = outNotebook;
   writeFileAtomic(path.join(outDir, 'run-result.json'), JSON.stringify(result, null, 2) + '\n');
-  if (values.json) ctx.stdout(JSON.stringify(result, null, 2) + '\n');
+  if (values.json) printJson(ctx, result);
   else {
     ctx.stderr(`executed notebook: ${outNotebook}\nrun result: ${path.join(outDir, 'run-result.json')}\n`);
     if (result.producedFiles.length) ctx.stderr(`files written by the notebook: ${result.producedFiles.map((f) => f.name).join(', ')} (in ${path.join(outDir, 'files')})\n`);

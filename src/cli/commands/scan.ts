@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ExitCode, NbmError, UsageError, errorMessage } from '../../core/errors.js';
 import { notebookKernel, parseNotebook } from '../../core/notebook.js';
 import type { CliContext } from '../context.js';
-import { parseFlags } from '../options.js';
+import { commandFlags, printJson } from '../command-io.js';
 import { RULE_FLAGS, RULE_FLAGS_HELP, ruleSelectionFrom } from '../rule-flags.js';
 import { scanNotebookReport, loadEnvironmentInfo, environmentVersions, type RuleFinding, type RuleOptions } from '../../fixers/rules/index.js';
 import { listDataFiles } from '../../fixers/rules/data-files.js';
@@ -57,6 +57,16 @@ export function expandNotebookArgs(args: string[], cwd: string): string[] {
   return out;
 }
 
+/** The flags ruleOptionsFrom reads, taken alike by scan and fix (they run the same rules on the same options). */
+export const RULE_OPTION_FLAGS = {
+  data: { type: 'string' },
+  competition: { type: 'string' },
+  'pin-defaults': { type: 'boolean', default: false },
+  era: { type: 'string' },
+  env: { type: 'string', default: 'debian13' },
+  ...RULE_FLAGS,
+} as const;
+
 export async function ruleOptionsFrom(values: Record<string, any>, ctx: CliContext): Promise<RuleOptions> {
   const env = (values.env as string) ?? 'debian13';
   const opts: RuleOptions = {
@@ -82,20 +92,11 @@ export function formatFinding(file: string, f: RuleFinding): string {
 }
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
+  const { values, positionals, helpShown } = commandFlags(args, {
     json: { type: 'boolean', default: false },
-    data: { type: 'string' },
-    competition: { type: 'string' },
-    'pin-defaults': { type: 'boolean', default: false },
-    era: { type: 'string' },
-    env: { type: 'string', default: 'debian13' },
-    ...RULE_FLAGS,
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'scan');
-  if (values.help) {
-    ctx.stdout(HELP + '\n');
-    return ExitCode.ok;
-  }
+    ...RULE_OPTION_FLAGS,
+  }, 'scan', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (positionals.length === 0) throw new UsageError('scan: give at least one notebook (or directory)', 'see: nbmodernize scan --help');
   const opts = await ruleOptionsFrom(values, ctx);
   const files = expandNotebookArgs(positionals, ctx.cwd);
@@ -131,10 +132,10 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   const withFindings = results.filter((r) => r.findings?.length).length;
   if (values.json) {
-    ctx.stdout(JSON.stringify({
+    printJson(ctx, {
       notebooks: results.map((r) => (r.error ? { notebook: r.notebook, error: r.error } : { notebook: r.notebook, findings: r.findings, suppressed: r.suppressed })),
       summary: { notebooks: files.length, withFindings, findings: total, autoFixable: fixable, suppressed: silenced, unreadable },
-    }, null, 2) + '\n');
+    });
   } else {
     ctx.stdout(`${total} finding(s), ${fixable} auto-fixable, in ${withFindings} of ${files.length} notebook(s)${silenced ? `; ${silenced} suppressed by nbmodernize: ignore comments` : ''}${unreadable ? `; ${unreadable} could not be read` : ''}\n`);
   }

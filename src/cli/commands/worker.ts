@@ -11,7 +11,8 @@ import { serveAuditWorker } from '../../agent/audit/worker.js';
 import { serveQueue } from '../../agent/queue/serve.js';
 import { parseQueueUrl } from '../../agent/queue/url.js';
 import type { CliContext } from '../context.js';
-import { parseFlags, positiveNumber } from '../options.js';
+import { commandFlags } from '../command-io.js';
+import { positiveNumber } from '../options.js';
 import { LLM_ENV } from './audit.js';
 
 export const summary = 'run audit notebooks from a Redis queue (the other side of audit --queue)';
@@ -42,7 +43,7 @@ Options:
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (args[0] === '--child') return child(ctx);
-  const { values } = parseFlags(args, {
+  const { values, helpShown } = commandFlags(args, {
     queue: { type: 'string' },
     'queue-name': { type: 'string' },
     jobs: { type: 'string', short: 'j' },
@@ -57,12 +58,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     'allow-wide-sandbox': { type: 'boolean', default: false },
     'no-warm': { type: 'boolean', default: false },
     name: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, 'worker');
-  if (values.help) {
-    ctx.stdout(`${HELP}\n`);
-    return ExitCode.ok;
-  }
+  }, 'worker', HELP, ctx);
+  if (helpShown) return ExitCode.ok;
   if (!values.queue) throw new UsageError('worker needs --queue URL');
   const connection = parseQueueUrl(values.queue === 'env' ? (ctx.env.NBMODERNIZE_QUEUE_URL ?? '') : values.queue);
   const dataRoot = values['data-root'] ? path.resolve(ctx.cwd, values['data-root']) : undefined;

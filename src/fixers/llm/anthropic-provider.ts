@@ -4,12 +4,9 @@
  */
 // Types only here: the SDK itself is loaded on the first call, so a rules-only run never loads it.
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmError, httpError } from './errors.js';
-import { costOf } from './pricing.js';
-import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
-import { withRetry } from './retry.js';
-import type { CallOptions, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
-import { parseToolInput } from './provider-common.js';
+import { LlmError } from './errors.js';
+import { onFirstUse, parseToolInput, type ProviderOptions, providerResponse, SdkProvider, sdkClientOptions, sendWithRetry, stopwatch } from './provider-common.js';
+import type { CallOptions, LlmMessage, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
 
 export interface AnthropicProviderOptions extends ProviderOptions {
   /** Mark the system block for prompt caching (default true). */
@@ -21,35 +18,17 @@ export interface AnthropicProviderOptions extends ProviderOptions {
   sendTemperature?: boolean;
 }
 
-export class AnthropicProvider implements LlmProvider {
+export class AnthropicProvider extends SdkProvider<AnthropicProviderOptions> {
   readonly provider = 'anthropic';
-  readonly model: string;
-  /** Messages API tool use (`tool_use` / `tool_result` blocks). */
-  readonly tools = true;
-  private sdk?: { SDK: typeof Anthropic; client: Anthropic };
-
-  constructor(private readonly opts: AnthropicProviderOptions) {
-    this.model = opts.model;
-  }
 
   /** The SDK and its client, loaded and made on first use. */
-  private async connect(): Promise<{ SDK: typeof Anthropic; client: Anthropic }> {
-    if (!this.sdk) {
-      const SDK = (await import('@anthropic-ai/sdk')).default;
-      const opts = this.opts;
-      this.sdk = { SDK, client: new SDK({
-        apiKey: opts.apiKey || NO_KEY,
-        baseURL: opts.baseURL || 'https://api.anthropic.com',
-        timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxRetries: 0,
-      }) };
-    }
-    return this.sdk;
-  }
+  private readonly connect = onFirstUse(async () => {
+    const SDK = (await import('@anthropic-ai/sdk')).default;
+    return { SDK, client: new SDK(sdkClientOptions(this.opts, 'https://api.anthropic.com')) };
+  });
 
   async complete(req: LlmRequest, call: CallOptions = {}): Promise<LlmResponse> {
-    const now = this.opts.now ?? Date.now;
-    const started = now();
+    const elapsed = stopwatch(this.opts);
     const system: Anthropic.TextBlockParam[] = [
       {
         type: 'text',
@@ -65,14 +44,8 @@ export class AnthropicProvider implements LlmProvider {
       max_tokens: req.maxTokens,
       ...(this.opts.sendTemperature ? ({ temperature: req.temperature } as Record<string, number>) : {}),
     };
-    const { value: msg, attempts } = await withRetry(async () => {
-      const { SDK, client } = await this.connect();
-      try {
-        return await client.messages.create(body, call.signal ? { signal: call.signal } : undefined);
-      } catch (err) {
-        throw toLlmError(err, SDK);
-      }
-    }, retryPolicy(this.opts), call.signal);
+    const { value: msg, attempts } = await sendWithRetry(this.provider, this.opts, this.connect,
+      (client, options) => client.messages.create(body, options), call.signal);
 
     if (!msg || !Array.isArray(msg.content)) {
       throw new LlmError('malformed-reply', 'anthropic: the reply has no content blocks', { provider: 'anthropic', attempts });
@@ -93,20 +66,8 @@ export class AnthropicProvider implements LlmProvider {
       ...(read ? { cacheReadTokens: read } : {}),
       ...(write ? { cacheWriteTokens: write } : {}),
     };
-    const model = typeof msg.model === 'string' && msg.model ? msg.model : this.model;
-    const cost = costOf(model, usage, this.opts.pricing);
-    return {
-      text,
-      usage,
-      model,
-      provider: this.provider,
-      costUsd: cost.costUsd,
-      priced: cost.priced,
-      latencyMs: now() - started,
-      attempts,
-      ...(msg.stop_reason === 'max_tokens' ? { truncated: true } : {}),
-      ...(toolCalls.length ? { toolCalls } : {}),
-    };
+    return providerResponse({ provider: this.provider, model: this.model, pricing: this.opts.pricing, elapsed },
+      { text, usage, model: msg.model, attempts, truncated: msg.stop_reason === 'max_tokens', toolCalls });
   }
 }
 
@@ -127,14 +88,4 @@ function toAnthropic(messages: LlmMessage[]): Anthropic.MessageParam[] {
     } else out.push({ role: m.role, content: m.content });
   }
   return out;
-}
-
-function toLlmError(err: unknown, Anthropic: typeof import('@anthropic-ai/sdk').default): unknown {
-  // Before APIConnectionError: an abort is not a connection failure and must not be retried.
-  if (err instanceof Anthropic.APIUserAbortError) return new LlmError('interrupted', 'anthropic: the call was interrupted', { provider: 'anthropic' });
-  if (err instanceof Anthropic.APIConnectionTimeoutError) return new LlmError('timeout', 'anthropic: request timed out', { provider: 'anthropic' });
-  if (err instanceof Anthropic.APIConnectionError) return new LlmError('connection', `anthropic: connection failed: ${err.message}`, { provider: 'anthropic' });
-  if (err instanceof Anthropic.APIError) return httpError('anthropic', err.status, err.message, err.headers);
-  if (err instanceof SyntaxError) return new LlmError('malformed-reply', `anthropic: the server's reply is not valid JSON: ${err.message}`, { provider: 'anthropic' });
-  return err;
 }

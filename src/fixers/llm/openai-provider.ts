@@ -4,12 +4,9 @@
  */
 // Types only here: the SDK itself is loaded on the first call, so a rules-only run never loads it.
 import type OpenAI from 'openai';
-import { LlmError, httpError } from './errors.js';
-import { costOf } from './pricing.js';
-import { DEFAULT_TIMEOUT_MS, NO_KEY, type ProviderOptions, retryPolicy } from './provider-common.js';
-import { withRetry } from './retry.js';
-import type { CallOptions, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
-import { parseToolInput } from './provider-common.js';
+import { LlmError } from './errors.js';
+import { onFirstUse, parseToolInput, type ProviderOptions, providerResponse, SdkProvider, sdkClientOptions, sendWithRetry, stopwatch } from './provider-common.js';
+import type { CallOptions, LlmMessage, LlmRequest, LlmResponse, LlmToolCall } from './types.js';
 
 export interface OpenAiProviderOptions extends ProviderOptions {
   /**
@@ -29,37 +26,17 @@ export interface OpenAiProviderOptions extends ProviderOptions {
 
 const REASONING_MODEL = /^(o\d|gpt-5)/i;
 
-export class OpenAiProvider implements LlmProvider {
+export class OpenAiProvider extends SdkProvider<OpenAiProviderOptions> {
   readonly provider = 'openai';
-  readonly model: string;
-  /** Function calling (Chat Completions `tools`); a compatible server without it answers 400, and the agent falls back to replies. */
-  readonly tools = true;
-  private sdk?: { SDK: typeof OpenAI; client: OpenAI };
-
-  constructor(private readonly opts: OpenAiProviderOptions) {
-    this.model = opts.model;
-  }
 
   /** The SDK and its client, loaded and made on first use. */
-  private async connect(): Promise<{ SDK: typeof OpenAI; client: OpenAI }> {
-    if (!this.sdk) {
-      const SDK = (await import('openai')).default;
-      const opts = this.opts;
-      this.sdk = { SDK, client: new SDK({
-        apiKey: opts.apiKey || NO_KEY,
-        baseURL: opts.baseURL || 'https://api.openai.com/v1',
-        organization: null,
-        project: null,
-        timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxRetries: 0,
-      }) };
-    }
-    return this.sdk;
-  }
+  private readonly connect = onFirstUse(async () => {
+    const SDK = (await import('openai')).default;
+    return { SDK, client: new SDK({ ...sdkClientOptions(this.opts, 'https://api.openai.com/v1'), organization: null, project: null }) };
+  });
 
   async complete(req: LlmRequest, call: CallOptions = {}): Promise<LlmResponse> {
-    const now = this.opts.now ?? Date.now;
-    const started = now();
+    const elapsed = stopwatch(this.opts);
     const maxParam = this.opts.maxTokensParam ?? (this.opts.baseURL ? 'max_tokens' : 'max_completion_tokens');
     const sendTemp = this.opts.sendTemperature ?? !REASONING_MODEL.test(this.model);
     const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
@@ -70,14 +47,8 @@ export class OpenAiProvider implements LlmProvider {
       ...(sendTemp ? { temperature: req.temperature } : {}),
       ...(req.cacheKey && (this.opts.sendCacheKey ?? !this.opts.baseURL) ? { prompt_cache_key: req.cacheKey } : {}),
     };
-    const { value: completion, attempts } = await withRetry(async () => {
-      const { SDK, client } = await this.connect();
-      try {
-        return await client.chat.completions.create(body, call.signal ? { signal: call.signal } : undefined);
-      } catch (err) {
-        throw toLlmError(err, SDK);
-      }
-    }, retryPolicy(this.opts), call.signal);
+    const { value: completion, attempts } = await sendWithRetry(this.provider, this.opts, this.connect,
+      (client, options) => client.chat.completions.create(body, options), call.signal);
 
     const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
     const toolCalls: LlmToolCall[] = (choice?.message?.tool_calls ?? [])
@@ -93,20 +64,8 @@ export class OpenAiProvider implements LlmProvider {
       outputTokens: u?.completion_tokens ?? 0,
       ...(u?.prompt_tokens_details?.cached_tokens ? { cacheReadTokens: u.prompt_tokens_details.cached_tokens } : {}),
     };
-    const model = typeof completion.model === 'string' && completion.model ? completion.model : this.model;
-    const cost = costOf(model, usage, this.opts.pricing);
-    return {
-      text,
-      usage,
-      model,
-      provider: this.provider,
-      costUsd: cost.costUsd,
-      priced: cost.priced,
-      latencyMs: now() - started,
-      attempts,
-      ...(choice?.finish_reason === 'length' ? { truncated: true } : {}),
-      ...(toolCalls.length ? { toolCalls } : {}),
-    };
+    return providerResponse({ provider: this.provider, model: this.model, pricing: this.opts.pricing, elapsed },
+      { text, usage, model: completion.model, attempts, truncated: choice?.finish_reason === 'length', toolCalls });
   }
 }
 
@@ -120,14 +79,4 @@ function toOpenAi(m: LlmMessage): OpenAI.Chat.ChatCompletionMessageParam {
     };
   }
   return { role: m.role, content: m.content };
-}
-
-function toLlmError(err: unknown, OpenAI: typeof import('openai').default): unknown {
-  // Before APIConnectionError: an abort is not a connection failure and must not be retried.
-  if (err instanceof OpenAI.APIUserAbortError) return new LlmError('interrupted', 'openai: the call was interrupted', { provider: 'openai' });
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('timeout', `openai: request timed out`, { provider: 'openai' });
-  if (err instanceof OpenAI.APIConnectionError) return new LlmError('connection', `openai: connection failed: ${err.message}`, { provider: 'openai' });
-  if (err instanceof OpenAI.APIError) return httpError('openai', err.status, err.message, err.headers);
-  if (err instanceof SyntaxError) return new LlmError('malformed-reply', `openai: the server's reply is not valid JSON: ${err.message}`, { provider: 'openai' });
-  return err;
 }
