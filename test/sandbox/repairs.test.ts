@@ -22,10 +22,10 @@ function withStoredOutputs(nb: Notebook, outputs: Record<number, string>): Noteb
   return nb;
 }
 
-async function modernize(nb: Notebook, timeoutS = 120) {
+async function modernize(nb: Notebook, timeoutS = 120, memoryMb?: number) {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-repairs-'));
   const report = await modernizeNotebook(nb, {
-    sandbox: testSandboxRequest({ data: { dir: DATA, competition: 'mini-comp' } }),
+    sandbox: testSandboxRequest({ data: { dir: DATA, competition: 'mini-comp' }, ...(memoryMb ? { memoryMb } : {}) }),
     outDir,
     notebookPath: '/virtual/repairs.ipynb',
     llm: { provider: null, reason: 'test: rules only' },
@@ -179,6 +179,22 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     const { report } = await modernize(nb);
     assert.notEqual(report.verdict, 'reproduced', report.reason);
     assert.ok(!report.comparisons.some((c) => c.unjudged === 'unreachable'));
+  });
+
+  it("out of memory with today's defaults: the era's old forest size (10 trees before scikit-learn 0.22) is restored, and it fits", async () => {
+    // 1500 distinct labels: each fully grown tree stores a 1500-class value per node (~20 MB), so the
+    // 100 trees of today's default exceed 1 GiB and the 10 of the notebook's era do not.
+    const nb = withStoredOutputs(makeNotebook([
+      'import numpy as np\nfrom sklearn.cross_validation import train_test_split\nfrom sklearn.ensemble import RandomForestClassifier',
+      'X = np.arange(1500, dtype=float).reshape(-1, 1)\ny = np.arange(1500)\nforest = RandomForestClassifier(random_state=0)\nforest.fit(X, y)\nprint(len(forest.estimators_))',
+    ]), { 1: '10\n' });
+    const { report, trajectory } = await modernize(nb, 120, 1024);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const diagnosis = trajectory.find((t) => t.type === 'diagnosis' && t.diagnosis.fixType === 'runtime-reduction');
+    assert.match(diagnosis?.diagnosis.why ?? '', /out of memory/);
+    const fix = report.fixes.find((f) => f.type === 'runtime-reduction');
+    assert.ok(fix, JSON.stringify(report.fixes.map((f) => [f.type, f.source])));
+    assert.match(fix.source, /sklearn-pin-forest-n-estimators/);
   });
 
   it("xgboost's own label encoder (before 1.6) restored where XGBClassifier is imported: labels 1..3 train and predict as they did", async () => {
