@@ -197,6 +197,17 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.match(fix.source, /sklearn-pin-forest-n-estimators/);
   });
 
+  it('an error deep in a function body is repaired where the traceback points (IPython lists those lines dedented)', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import pandas as pd\nfrom sklearn.tree import DecisionTreeClassifier',
+      "def train(frame):\n    data = frame.values\n    # the features\n    X = data[:, 1:2]\n    # the labels, last column\n    y = data[:, -1]\n    return DecisionTreeClassifier(random_state=0).fit(X, y)\n\nframe = pd.DataFrame({'d': ['a', 'b', 'c', 'd'], 'x': [0, 1, 2, 3], 'y': [1, 1, 2, 2]})\nclf = train(frame)\nprint(clf.classes_ + 1)",
+    ]), { 1: '[2 3]\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source.includes('sklearn-object-dtype-labels'));
+    assert.ok(fix, JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
   it("xgboost's own label encoder (before 1.6) restored where XGBClassifier is imported: labels 1..3 train and predict as they did", async () => {
     const nb = withStoredOutputs(makeNotebook([
       'import numpy as np\nfrom xgboost import XGBClassifier',
