@@ -14,12 +14,19 @@ const SLOTS = ['attribute', 'function', 'name', 'left', 'value', 'object', 'righ
 type Slot = typeof SLOTS[number];
 const SLOT_SET: ReadonlySet<string> = new Set(SLOTS);
 
-/** Every field initialised in the constructor: all memos share one hidden class. */
+/**
+ * Every field initialised in the constructor: all memos share one hidden class. Kept small (most
+ * nodes are only asked their type): field children get their own object when first asked.
+ */
 class Memo {
   type: string | undefined = undefined;
   endIndex: number | undefined = undefined;
   text: string | undefined = undefined;
   parent: Node | null | undefined = undefined;
+  fields: Fields | undefined = undefined;
+}
+
+class Fields {
   attribute: Node | null | undefined = undefined;
   function: Node | null | undefined = undefined;
   name: Node | null | undefined = undefined;
@@ -70,13 +77,13 @@ export function memoizeNodeReads(proto: Node): void {
     },
   });
   proto.childForFieldName = function (this: Memoized, field: string): Node | null {
-    const m = memoOf(this);
+    const f = (memoOf(this).fields ??= new Fields());
     if (SLOT_SET.has(field)) {
-      let child = m[field as Slot];
-      if (child === undefined) m[field as Slot] = child = childForFieldName.call(this, field);
+      let child = f[field as Slot];
+      if (child === undefined) f[field as Slot] = child = childForFieldName.call(this, field);
       return child;
     }
-    const other = (m.other ??= new Map());
+    const other = (f.other ??= new Map());
     let child = other.get(field);
     if (child === undefined) other.set(field, (child = childForFieldName.call(this, field)));
     return child;
