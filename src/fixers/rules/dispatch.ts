@@ -43,7 +43,7 @@ export class RuleDispatch {
   private readonly byLocalIdent = new Map<string, Rule[]>();
   private readonly byType = new Map<string, number[]>();
   private readonly byLiteral: LiteralGate[] = [];
-  private readonly bySource: Array<{ rule: number; pieces: readonly string[] }> = [];
+  private readonly bySource: Array<{ rule: number; pieces: ReadonlyArray<string | RegExp> }> = [];
 
   constructor(nb: NotebookContext, private readonly rules: readonly Rule[]) {
     indexTriggers(rules);
@@ -80,7 +80,7 @@ export class RuleDispatch {
       if (cell.idx.byType.get(type).length) for (const i of rules) on[i] = 1;
     }
     for (const { rule, pieces } of this.bySource) {
-      if (!on[rule] && pieces.some((p) => cell.text.includes(p))) on[rule] = 1;
+      if (!on[rule] && pieces.some((p) => (typeof p === 'string' ? cell.text.includes(p) : p.test(cell.text)))) on[rule] = 1;
     }
     for (const g of this.byLiteral) {
       if (!on[g.rule] && hasLiteral(cell, g)) on[g.rule] = 1;

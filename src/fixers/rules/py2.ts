@@ -252,7 +252,8 @@ const longSuffix = rule({
 
 const urPrefix = rule({
   id: 'py2-ur-prefix',
-  gate: { source: ['ur', 'uR', 'Ur', 'UR'] },
+  // A string start is its prefix letters then the quote (the grammar accepts any prefix letters).
+  gate: { source: [/[uU][rR][A-Za-z]*['"]/] },
   library: 'python',
   title: "ur'' string prefix",
   old: "ur'\\d+'",

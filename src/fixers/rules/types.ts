@@ -112,8 +112,11 @@ export interface RuleGate {
   nodeTypes?: readonly string[];
   /** Values of plain string literals of which the cell must have at least one: `'mse'` in a parameter grid. */
   literals?: readonly string[];
-  /** Text at least one piece of which the cell's source must contain (a node whose text holds it): '`' for backticks. */
-  source?: readonly string[];
+  /**
+   * Text at least one piece of which the cell's source must contain (a node whose text holds it):
+   * '`' for backticks; a pattern where a fixed piece is too common (`ur` is in every `return`).
+   */
+  source?: ReadonlyArray<string | RegExp>;
   /**
    * Identifiers the notebook binds to what the rule follows (a name assigned a path, an old CV
    * iterator), computed once per notebook; a cell holding one of them runs the rule.

@@ -272,10 +272,10 @@ describe('rule dispatch gates', () => {
   });
 
   it('finds with the gates what running every rule on every cell finds', async () => {
-    const cells = ['print "a"', "from sklearn.ensemble import GradientBoostingRegressor as G\nm = G(loss='ls')", "p = {'max_features': ['auto']}", 'x = `y`'];
+    const cells = ['print "a"', "from sklearn.ensemble import GradientBoostingRegressor as G\nm = G(loss='ls')", "p = {'max_features': ['auto']}", 'x = `y`', "s = ur'x'\nreturn_url = 1"];
     const gated = await scanNotebook(notebookOf(cells));
     const everywhere = await scanNotebook(notebookOf(cells), { rules: ALL_RULES.map(({ triggers: _t, gate: _g, ...r }) => r) });
     assert.deepEqual(gated, everywhere);
-    assert.ok(gated.length >= 4);
+    assert.ok(gated.length >= 5);
   });
 });
