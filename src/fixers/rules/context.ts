@@ -749,7 +749,11 @@ export class CellContext {
   /** Calls whose function's last name is in `names` (identifier or attribute; import aliases included), any receiver. */
   callsNamed(names: Iterable<string>): CallInfo[] {
     const byName = this.cache.callsByName();
-    const want = new Set(names);
+    const list = Array.isArray(names) ? (names as string[]) : [...names];
+    // Most cells call none of the names: say so before building sets and arrays (rules ask this on every cell they run).
+    const aliases = this.nb.aliasIndex();
+    if (!list.some((n) => byName.has(n) || aliases.get(n)?.some((a) => byName.has(a)))) return [];
+    const want = new Set(list);
     for (const n of [...want]) for (const a of this.nb.aliasesOf(n)) want.add(a);
     const out: CallInfo[] = [];
     for (const n of want) out.push(...(byName.get(n) ?? []));
