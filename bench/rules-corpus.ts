@@ -6,6 +6,7 @@
  *
  *   node dist/bench/rules-corpus.js [--only SUBSTRING] [--limit N] [--sandbox KIND]
  *        [--data-next-to-notebook] [--timeout S] [--json FILE] [--no-exec]
+ *   node dist/bench/rules-corpus.js --scan-only [--passes N] [--dump FILE]   (scan speed, scan-speed.ts)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { listDataFiles } from '../src/fixers/rules/data-files.js';
 import { runNotebook } from '../src/executor/run-notebook.js';
 import type { SandboxRequest } from '../src/executor/types.js';
 import { sharedDir, testCacheDir } from '../test/support/sandbox.js';
+import { scanSpeed } from './scan-speed.js';
 
 interface Row {
   notebook: string;
@@ -40,8 +42,16 @@ const { values } = parseArgs({
     timeout: { type: 'string', default: '600' },
     json: { type: 'string' },
     'no-exec': { type: 'boolean', default: false },
+    'scan-only': { type: 'boolean', default: false },
+    passes: { type: 'string', default: '5' },
+    dump: { type: 'string' },
   },
 });
+
+if (values['scan-only']) {
+  await scanSpeed(Number(values.passes), values.dump);
+  process.exit(0);
+}
 
 const CORPUS = path.join(sharedDir(), 'corpus');
 const root = path.join(CORPUS, 'notebooks');

@@ -4,8 +4,9 @@
  * analysis; WASM so installs need no native build.
  */
 import { createRequire } from 'node:module';
-import { Parser, Language } from 'web-tree-sitter';
+import { Parser, Language, Node as TsNode } from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
+import { memoizeNodeReads } from './node-memo.js';
 
 export type { Node as SyntaxNode, Tree as SyntaxTree };
 
@@ -24,6 +25,7 @@ async function load(): Promise<Parser> {
  * synchronous: the oracle reads stored outputs inside synchronous judgement code.
  */
 const parser = await load();
+memoizeNodeReads(TsNode.prototype);
 
 /** Parse Python source (synchronously); the caller deletes the tree. */
 export function parsePython(source: string): Tree {

@@ -6,7 +6,7 @@
 import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
 import { afterCellMagic } from '../python/ipython.js';
 import type { Library, TextEdit } from './types.js';
-import { type TreeIndex, callArgs, methodCall } from './tree.js';
+import { type TreeIndex, callArgs, methodCall, stringValue } from './tree.js';
 import type { Era } from './versions.js';
 
 export interface ParsedCell {
@@ -129,6 +129,8 @@ const PY_BUILTINS = new Set(['abs', 'all', 'any', 'bool', 'dict', 'float', 'int'
   'complex', 'divmod', 'bytes', 'frozenset', 'callable', 'chr', 'ord', 'hex', 'oct', 'bin', 'exec', 'eval', 'compile', 'globals',
   'locals', 'dir', 'help', 'property', 'staticmethod', 'classmethod', 'issubclass', 'memoryview', 'bytearray', 'ascii', 'breakpoint']);
 
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
 export class NotebookContext {
   readonly bindings = new Map<string, Binding[]>();
   /** Names bound by assignment, def, class, loops, parameters, with/except targets (not imports). */
@@ -161,8 +163,8 @@ export class NotebookContext {
    * Local names that stand for something imported under another name (`from x import KFold as KF`,
    * `import numpy as np`), keyed by the imported name's last segment ("KFold" -> ["KF"]).
    */
-  aliasesOf(lastName: string): string[] {
-    const index = this.memo('alias-index', () => {
+  aliasIndex(): ReadonlyMap<string, readonly string[]> {
+    return this.memo('alias-index', () => {
       const m = new Map<string, string[]>();
       for (const [local, list] of this.bindings) {
         for (const b of list) {
@@ -175,7 +177,11 @@ export class NotebookContext {
       }
       return m;
     });
-    return index.get(lastName) ?? [];
+  }
+
+  /** The aliases of one imported name (aliasIndex). */
+  aliasesOf(lastName: string): readonly string[] {
+    return this.aliasIndex().get(lastName) ?? NO_NAMES;
   }
 
   /** All identifier nodes with this text, in every cell. */
@@ -645,6 +651,19 @@ export class CellCache {
     return (this._attrs = m);
   }
 
+  private _strings?: Set<string>;
+
+  /** Values of the cell's plain string literals (the exact check behind a rule's literal gate). */
+  stringValues(): Set<string> {
+    if (this._strings) return this._strings;
+    const s = new Set<string>();
+    for (const n of this.cell.idx.byType.get('string')) {
+      const v = stringValue(n);
+      if (v !== undefined) s.add(v);
+    }
+    return (this._strings = s);
+  }
+
   identifiers(): Map<string, SyntaxNode[]> {
     if (this._idents) return this._idents;
     const m = new Map<string, SyntaxNode[]>();
@@ -730,7 +749,11 @@ export class CellContext {
   /** Calls whose function's last name is in `names` (identifier or attribute; import aliases included), any receiver. */
   callsNamed(names: Iterable<string>): CallInfo[] {
     const byName = this.cache.callsByName();
-    const want = new Set(names);
+    const list = Array.isArray(names) ? (names as string[]) : [...names];
+    // Most cells call none of the names: say so before building sets and arrays (rules ask this on every cell they run).
+    const aliases = this.nb.aliasIndex();
+    if (!list.some((n) => byName.has(n) || aliases.get(n)?.some((a) => byName.has(a)))) return [];
+    const want = new Set(list);
     for (const n of [...want]) for (const a of this.nb.aliasesOf(n)) want.add(a);
     const out: CallInfo[] = [];
     for (const n of want) out.push(...(byName.get(n) ?? []));

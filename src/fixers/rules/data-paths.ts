@@ -130,8 +130,28 @@ function rewriteTo(ctx: CellContext, expr: PathExpr, rel: string): TextEdit {
   return replaceNode(expr.node, `${q}../input/${rel}${q}`);
 }
 
+/** Names some reader reads (`pd.read_csv(train_file)`), in any cell. */
+function readPathNames(nb: NotebookContext): Set<string> {
+  return nb.memo('data-path-names', () => {
+    const s = new Set<string>();
+    for (const cell of nb.cells) {
+      const byName = cellCache(cell).callsByName();
+      for (const n of READER_NAMES) {
+        for (const { call } of byName.get(n) ?? []) {
+          const arg = readPathArg(nb, cell.index, call);
+          if (arg?.type === 'identifier') s.add(arg.text);
+        }
+      }
+    }
+    return s;
+  });
+}
+
 const dataPath = rule({
   id: 'data-path',
+  // A reader call, or the assignment of a name some reader reads (in any cell).
+  triggers: READER_NAMES,
+  gate: { notebookTriggers: readPathNames },
   library: 'data',
   title: 'competition data read from the author\'s path',
   old: "pd.read_csv('data/train.csv')",
@@ -189,19 +209,7 @@ const dataPath = rule({
       if (expr && rel) yield { node: arg, edits: [rewriteTo(ctx, expr, rel)], message: `${expr.literal ?? expr.tail} is read from the author's layout; the competition file is at ../input/${rel}` };
     }
     // `train_file = 'data/train.csv'` (assigned once) later passed to a reader, in this or another cell.
-    const usedAsPath = ctx.nb.memo('data-path-names', () => {
-      const s = new Set<string>();
-      for (const cell of ctx.nb.cells) {
-        const byName = cellCache(cell).callsByName();
-        for (const n of READER_NAMES) {
-          for (const { call } of byName.get(n) ?? []) {
-            const arg = readPathArg(ctx.nb, cell.index, call);
-            if (arg?.type === 'identifier') s.add(arg.text);
-          }
-        }
-      }
-      return s;
-    });
+    const usedAsPath = readPathNames(ctx.nb);
     for (const a of ctx.nodes('assignment')) {
       const left = a.childForFieldName('left');
       const right = a.childForFieldName('right');

@@ -12,7 +12,8 @@ import { parsePython } from '../python/parser.js';
 import { maskIPython, overlapsMasked } from '../python/ipython.js';
 import { applyTextEdits } from '../python/edits.js';
 import { indexTree } from './tree.js';
-import { CellContext, NotebookContext, cellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
+import { RuleDispatch } from './dispatch.js';
+import { CellContext, NotebookContext, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
 import { Era, normalizeVersions, ruleAppliesToEnvironment } from './versions.js';
 import { codeOf, ruleFilter } from './selection.js';
@@ -166,21 +167,10 @@ function activeRules(nbCtx: NotebookContext, rules: readonly Rule[]): Rule[] {
 function runRules(nbCtx: NotebookContext, allRules: readonly Rule[]): RawFinding[] {
   const out: RawFinding[] = [];
   const rules = activeRules(nbCtx, allRules);
-  // Dispatch by identifier, as linters do: each rule's triggers (plus the local aliases the notebook
-  // imported them under) index the rule, and a cell runs only the rules its identifiers select, in
-  // the rules' own order (findings and edits do not depend on the walk).
-  const rank = new Map(rules.map((r, i) => [r, i]));
-  const byIdent = new Map<string, Rule[]>();
-  const always: Rule[] = [];
-  for (const r of rules) {
-    if (!r.triggers) { always.push(r); continue; }
-    for (const t of new Set([...r.triggers, ...r.triggers.flatMap((x) => nbCtx.aliasesOf(x))])) byIdent.set(t, [...(byIdent.get(t) ?? []), r]);
-  }
+  const dispatch = new RuleDispatch(nbCtx, rules);
   for (const cell of nbCtx.cells) {
     const ctx = new CellContext(nbCtx, cell);
-    const selected = new Set(always);
-    for (const id of cellCache(cell).identifiers().keys()) for (const r of byIdent.get(id) ?? []) selected.add(r);
-    for (const rule of [...selected].sort((a, b) => rank.get(a)! - rank.get(b)!)) {
+    for (const rule of dispatch.rulesFor(cell)) {
       for (const match of rule.find(ctx)) {
         let edits = match.edits ?? [];
         let note: string | undefined;

@@ -40,6 +40,7 @@ function buildUnavailableIndex(ctx: CellContext): Map<string, { name: string; ca
 
 const unavailable = rule({
   id: 'env-unavailable-library',
+  gate: { nodeTypes: ['import_statement', 'import_from_statement'] },
   library: 'environment',
   title: 'library not in the environment',
   old: 'import lightgbm as lgb',
@@ -73,6 +74,7 @@ function writtenModules(ctx: CellContext): Set<string> {
 
 const missingModule = rule({
   id: 'env-missing-module',
+  gate: { nodeTypes: ['import_statement', 'import_from_statement'] },
   library: 'environment',
   title: 'module not installed',
   old: 'import xlwt',

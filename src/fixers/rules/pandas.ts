@@ -1717,6 +1717,9 @@ const MULTIDIM = /Multi-dimensional indexing \(e\.g\. `obj\[:, None\]`\) is no l
 
 const multidimIndex = rule({
   id: 'pandas-series-multidim-indexing',
+  // A key that is `None` or numpy's newaxis (under any import name) is required.
+  triggers: ['newaxis'],
+  gate: { source: ['None'] },
   library: 'pandas',
   title: 'Series[:, None] / Series[:, np.newaxis]',
   old: "df['y'][:, np.newaxis]",
@@ -1771,6 +1774,8 @@ function isGroupByExpr(ctx: CellContext, node: SyntaxNode): boolean {
 
 const groupbyTupleColumns = rule({
   id: 'pandas-groupby-tuple-columns',
+  // The groupby may be a name assigned in another cell, or known from the error only: any subscript.
+  gate: { nodeTypes: ['subscript'] },
   library: 'pandas',
   title: "groupby(...)['a', 'b'] (columns as a tuple)",
   old: "df.groupby('k')['a', 'b'].mean()",

@@ -44,6 +44,9 @@ function builtinRename(id: string, oldName: string, newName: string, ename: RegE
 /** Statement-level context: prints in expression position. */
 const printStatement = rule({
   id: 'py2-print-statement',
+  // `print x` is a print_statement; a bare `print` (Python 2 newline) is the identifier.
+  triggers: ['print'],
+  gate: { nodeTypes: ['print_statement'] },
   library: 'python',
   title: 'print statement',
   old: 'print x, y  /  print >>f, x  /  print x,',
@@ -88,6 +91,7 @@ const printStatement = rule({
 
 const execStatement = rule({
   id: 'py2-exec-statement',
+  gate: { nodeTypes: ['exec_statement'] },
   library: 'python',
   title: 'exec statement',
   old: 'exec code in ns',
@@ -107,6 +111,7 @@ const execStatement = rule({
 
 const exceptComma = rule({
   id: 'py2-except-comma',
+  gate: { nodeTypes: ['except_clause'] },
   library: 'python',
   title: 'except E, e',
   old: 'except ValueError, e:',
@@ -137,6 +142,7 @@ const exceptComma = rule({
 
 const raiseComma = rule({
   id: 'py2-raise-comma',
+  gate: { nodeTypes: ['raise_statement'] },
   library: 'python',
   title: 'raise E, msg',
   old: 'raise ValueError, "msg"',
@@ -168,6 +174,7 @@ const raiseComma = rule({
 
 const backticks = rule({
   id: 'py2-backticks',
+  gate: { source: ['`'] },
   library: 'python',
   title: 'backtick repr',
   old: '`x`',
@@ -189,6 +196,7 @@ const backticks = rule({
 
 const neOperator = rule({
   id: 'py2-ne-operator',
+  gate: { nodeTypes: ['<>'] },
   library: 'python',
   title: '<> operator',
   old: 'a <> b',
@@ -205,6 +213,7 @@ const neOperator = rule({
 
 const octal = rule({
   id: 'py2-octal-literal',
+  gate: { nodeTypes: ['integer'] },
   library: 'python',
   title: 'octal literal 0777',
   old: '0777',
@@ -224,6 +233,7 @@ const octal = rule({
 
 const longSuffix = rule({
   id: 'py2-long-suffix',
+  gate: { nodeTypes: ['integer'] },
   library: 'python',
   title: 'long literal suffix',
   old: '10L',
@@ -242,6 +252,8 @@ const longSuffix = rule({
 
 const urPrefix = rule({
   id: 'py2-ur-prefix',
+  // A string start is its prefix letters then the quote (the grammar accepts any prefix letters).
+  gate: { source: [/[uU][rR][A-Za-z]*['"]/] },
   library: 'python',
   title: "ur'' string prefix",
   old: "ur'\\d+'",
@@ -260,6 +272,7 @@ const urPrefix = rule({
 
 const tupleParams = rule({
   id: 'py2-tuple-parameters',
+  gate: { nodeTypes: ['tuple_pattern'] },
   library: 'python',
   title: 'tuple parameters',
   old: 'lambda (k, v): v',
@@ -1121,6 +1134,7 @@ function computeIntNames(ctx: CellContext): Set<string> {
 
 const intDivision = rule({
   id: 'py2-integer-division',
+  gate: { nodeTypes: ['binary_operator'] },
   library: 'python',
   title: 'integer division',
   old: '7 / 2  (== 3 in Python 2)',

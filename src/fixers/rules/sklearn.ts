@@ -1,6 +1,6 @@
 /** scikit-learn: module moves (0.20-0.24), renamed parameters and values (1.0-1.4), and default pins (0.22, 1.2, 1.4). */
 import type { SyntaxNode } from '../python/parser.js';
-import type { CellContext } from './context.js';
+import type { CellContext, NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveModules, moveImportedNames } from './helpers.js';
 import { addArgument, callArgs, isPure, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf, type Args } from './tree.js';
@@ -183,8 +183,26 @@ function newCvConstructor(ctx: CellContext, call: SyntaxNode, info: NonNullable<
   return { start: list.startIndex, end: list.endIndex, text: `(${parts.join(', ')})` };
 }
 
+/** Names assigned an old-style iterator (`kf = KFold(...)`) anywhere in the notebook. */
+function oldCvNames(nb: NotebookContext): Set<string> {
+  return nb.memo('old-cv-names', () => {
+    const names = new Set<string>();
+    for (const c of nb.cells) {
+      for (const a of c.idx.byType.get('assignment') ?? []) {
+        const right = a.childForFieldName('right');
+        const fnText = right?.type === 'call' ? right.childForFieldName('function')?.text ?? '' : '';
+        if (fnText.split('.').pop()! in OLD_CV) names.add(a.childForFieldName('left')?.text ?? '');
+      }
+    }
+    return names;
+  });
+}
+
 const oldCvIterators = rule({
   id: 'sklearn-old-cv-iterators',
+  triggers: Object.keys(OLD_CV),
+  // Loops over an old iterator assigned in another cell name it only by its variable.
+  gate: { notebookTriggers: oldCvNames },
   library: 'scikit-learn',
   title: 'KFold(n, n_folds=k) style cross-validation iterators',
   old: 'kf = KFold(len(X), n_folds=5); for tr, te in kf: ...',
@@ -280,18 +298,7 @@ const oldCvIterators = rule({
       for (const l of loops) yield { node: l, edits: [{ start: l.endIndex, end: l.endIndex, text: splitCall }] };
     }
     // Loops over an old-style iterator assigned in another cell.
-    const cvNames = ctx.nb.memo('old-cv-names', () => {
-      const names = new Set<string>();
-      for (const c of ctx.nb.cells) {
-        for (const a of c.idx.byType.get('assignment') ?? []) {
-          const right = a.childForFieldName('right');
-          const fnText = right?.type === 'call' ? right.childForFieldName('function')?.text ?? '' : '';
-          if (fnText.split('.').pop()! in OLD_CV) names.add(a.childForFieldName('left')?.text ?? '');
-        }
-      }
-      return names;
-    });
-    for (const right of [...cvNames].flatMap((n) => ctx.identifiers(n))) {
+    for (const right of [...oldCvNames(ctx.nb)].flatMap((n) => ctx.identifiers(n))) {
       if (!iteratedUse(right)) continue;
       const def = oldCvAssignment(ctx, right.text);
       if (!def || def.cell === ctx.index) continue;
@@ -794,8 +801,11 @@ const normalizeParam = rule({
 
 const REGRESSORS_WITH_CRITERION = ['DecisionTreeRegressor', 'RandomForestRegressor', 'ExtraTreesRegressor', 'ExtraTreeRegressor', 'GradientBoostingRegressor', 'GradientBoostingClassifier'];
 
+const CRITERION_RENAMES = { mse: 'squared_error', mae: 'absolute_error' };
+
 const criterionNames = rule({
   id: 'sklearn-criterion-mse-mae',
+  gate: { literals: Object.keys(CRITERION_RENAMES) },
   library: 'scikit-learn',
   title: "criterion='mse' / 'mae'",
   old: "RandomForestRegressor(criterion='mse')",
@@ -811,12 +821,24 @@ const criterionNames = rule({
     beforeError: 'InvalidParameterError',
   }],
   *find(ctx) {
-    yield* renameParamValues(ctx, REGRESSORS_WITH_CRITERION, 'criterion', { mse: 'squared_error', mae: 'absolute_error' });
+    yield* renameParamValues(ctx, REGRESSORS_WITH_CRITERION, 'criterion', CRITERION_RENAMES);
   },
 });
 
+/** Per estimator: old loss name -> new one. */
+const LOSS_RENAMES: Array<[string, Record<string, string>]> = [
+  ['GradientBoostingRegressor', { ls: 'squared_error', lad: 'absolute_error' }],
+  ['GradientBoostingClassifier', { deviance: 'log_loss' }],
+  ['SGDClassifier', { log: 'log_loss' }],
+  ['SGDRegressor', { squared_loss: 'squared_error' }],
+  ['LinearSVC', { l1: 'hinge', l2: 'squared_hinge' }],
+  ['HistGradientBoostingRegressor', { least_squares: 'squared_error', least_absolute_deviation: 'absolute_error' }],
+  ['HistGradientBoostingClassifier', { binary_crossentropy: 'log_loss', categorical_crossentropy: 'log_loss', auto: 'log_loss' }],
+];
+
 const lossNames = rule({
   id: 'sklearn-loss-names',
+  gate: { literals: LOSS_RENAMES.flatMap(([, values]) => Object.keys(values)) },
   library: 'scikit-learn',
   title: "renamed loss values ('ls', 'lad', 'deviance', 'log', 'squared_loss'...)",
   old: "GradientBoostingRegressor(loss='ls'); SGDClassifier(loss='log')",
@@ -832,13 +854,7 @@ const lossNames = rule({
     beforeError: 'InvalidParameterError',
   }],
   *find(ctx) {
-    yield* renameParamValues(ctx, ['GradientBoostingRegressor'], 'loss', { ls: 'squared_error', lad: 'absolute_error' });
-    yield* renameParamValues(ctx, ['GradientBoostingClassifier'], 'loss', { deviance: 'log_loss' });
-    yield* renameParamValues(ctx, ['SGDClassifier'], 'loss', { log: 'log_loss' });
-    yield* renameParamValues(ctx, ['SGDRegressor'], 'loss', { squared_loss: 'squared_error' });
-    yield* renameParamValues(ctx, ['LinearSVC'], 'loss', { l1: 'hinge', l2: 'squared_hinge' });
-    yield* renameParamValues(ctx, ['HistGradientBoostingRegressor'], 'loss', { least_squares: 'squared_error', least_absolute_deviation: 'absolute_error' });
-    yield* renameParamValues(ctx, ['HistGradientBoostingClassifier'], 'loss', { binary_crossentropy: 'log_loss', categorical_crossentropy: 'log_loss', auto: 'log_loss' });
+    for (const [estimator, values] of LOSS_RENAMES) yield* renameParamValues(ctx, [estimator], 'loss', values);
   },
 });
 
@@ -847,6 +863,7 @@ const MAX_FEATURES_REGRESSORS = ['RandomForestRegressor', 'ExtraTreesRegressor',
 
 const maxFeaturesAuto = rule({
   id: 'sklearn-max-features-auto',
+  gate: { literals: ['auto'] },
   library: 'scikit-learn',
   title: "max_features='auto'",
   old: "RandomForestClassifier(max_features='auto')",

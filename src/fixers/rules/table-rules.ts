@@ -7,7 +7,7 @@
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
-import type { ErrorSignature, Fixture, Library, Rule, RuleMatch, TextEdit } from './types.js';
+import type { ErrorSignature, Fixture, Library, Rule, RuleGate, RuleMatch, TextEdit } from './types.js';
 import { err, escapeRe, moveImportedNames, rule } from './helpers.js';
 import { callArgs, kwValue, quoteOf, removeArgument, renameKeyword, replaceNode, stringValue } from './tree.js';
 
@@ -302,6 +302,16 @@ function defaultErrors(e: TableEntry): ErrorSignature[] {
   }
 }
 
+/**
+ * A dict-searching value entry whose old values are all strings runs only where one of them is
+ * written: every match is such a literal (in a call or in a dict). Other entries: no gate.
+ */
+function literalGate(e: TableEntry): RuleGate | undefined {
+  if (e.kind !== 'replace-value' || !e.inDicts) return undefined;
+  const values = Object.keys(e.values).map((k) => /^'(.*)'$/.exec(k)?.[1]);
+  return values.every((v) => v !== undefined) ? { literals: values as string[] } : undefined;
+}
+
 function describe(e: TableEntry): { title: string; old: string; new: string; triggers: string[] } {
   switch (e.kind) {
     case 'move-symbol':
@@ -324,7 +334,7 @@ function describe(e: TableEntry): { title: string; old: string; new: string; tri
         title: `${e.kwarg}= values renamed`,
         old: `${c}(${vals.map(([a]) => `${e.kwarg}=${a}`).join(' / ')})`,
         new: vals.map(([, b]) => `${e.kwarg}=${b}`).join(' / '),
-        // Grid keys are strings, not identifiers: entries that look into dicts run on every cell.
+        // Grid keys are strings, not identifiers: entries that look into dicts are gated by their values (literalGate).
         triggers: e.inDicts ? [] : [e.kwarg],
       };
     }
@@ -354,6 +364,7 @@ export function ruleFromEntry(e: TableEntry): Rule {
     link: e.link,
     message: e.kind === 'drop-kwarg' ? `${e.message} (${e.why})` : e.message,
     ...(d.triggers.length ? { triggers: d.triggers } : {}),
+    ...(literalGate(e) ? { gate: literalGate(e) } : {}),
     ...(e.trigger === 'error' ? { trigger: 'error' as const } : {}),
     fixtures: e.fixtures,
     *find(ctx: CellContext) {

@@ -5,7 +5,7 @@
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { FixType } from '../../core/patch.js';
-import type { CellContext, DataFacts } from './context.js';
+import type { CellContext, DataFacts, NotebookContext } from './context.js';
 
 export type Library =
   | 'python'
@@ -106,6 +106,24 @@ export interface EraBound {
   reason: string;
 }
 
+/** Pre-filters besides identifier triggers (see Rule.gate). */
+export interface RuleGate {
+  /** Node types (indexed ones, tree.ts INDEXED_TYPES) of which the cell must have at least one: `print_statement`. */
+  nodeTypes?: readonly string[];
+  /** Values of plain string literals of which the cell must have at least one: `'mse'` in a parameter grid. */
+  literals?: readonly string[];
+  /**
+   * Text at least one piece of which the cell's source must contain (a node whose text holds it):
+   * '`' for backticks; a pattern where a fixed piece is too common (`ur` is in every `return`).
+   */
+  source?: ReadonlyArray<string | RegExp>;
+  /**
+   * Identifiers the notebook binds to what the rule follows (a name assigned a path, an old CV
+   * iterator), computed once per notebook; a cell holding one of them runs the rule.
+   */
+  notebookTriggers?(nb: NotebookContext): Iterable<string>;
+}
+
 export interface Rule {
   /** Stable id, `<library-prefix>-<what>`, used in findings, metadata and docs. */
   id: string;
@@ -141,6 +159,13 @@ export interface Rule {
    * pre-filter; keyword names, attribute names and import path parts are identifiers). Absent: always run.
    */
   triggers?: readonly string[];
+  /**
+   * More pre-filters (dispatch.ts), for rules whose matches need no particular identifier. A cell runs
+   * a rule that has any pre-filter only when it satisfies at least one of them; each must therefore be
+   * exact or over-approximate (never false where the rule could match). Absent, with no triggers:
+   * the rule runs on every cell.
+   */
+  gate?: RuleGate;
   /** The rule rewrites IPython syntax itself (masked ranges); other rules never touch it. */
   editsIPython?: boolean;
   fixtures: Fixture[];

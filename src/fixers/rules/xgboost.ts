@@ -125,6 +125,9 @@ const boosterMethod = rule({
 
 const gpuHist = rule({
   id: 'xgboost-gpu-settings',
+  // Constructor keywords, or `'gpu_hist'` in a params dict.
+  triggers: ['tree_method', 'gpu_id', 'predictor'],
+  gate: { literals: ['gpu_hist'] },
   library: 'xgboost',
   title: "tree_method='gpu_hist' / predictor='gpu_predictor' / gpu_id",
   old: "XGBClassifier(tree_method='gpu_hist', gpu_id=0)",

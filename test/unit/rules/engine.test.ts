@@ -5,6 +5,10 @@ import { sourceText, type CodeCell } from '../../../src/core/notebook.js';
 import { fixNotebook, scanNotebook, rulesForError, pinDefaults, ALL_RULES } from '../../../src/fixers/rules/index.js';
 import { maskIPython, logicalLineRanges } from '../../../src/fixers/python/ipython.js';
 import { applyFindings } from '../../../src/fixers/rules/engine.js';
+import { rule } from '../../../src/fixers/rules/helpers.js';
+import { stringValue } from '../../../src/fixers/rules/tree.js';
+import type { CellContext } from '../../../src/fixers/rules/context.js';
+import type { RuleGate } from '../../../src/fixers/rules/types.js';
 import { notebookOf, fixSource } from './support.js';
 
 const src = (nb: { cells: any[] }, i: number) => sourceText(nb.cells[i].source);
@@ -221,5 +225,57 @@ describe('version gating', () => {
     assert.deepEqual(old.map((f) => f.ruleId), ['numpy-builtin-type-aliases']);
     const now = await scanNotebook(nb);
     assert.deepEqual(now.map((f) => f.ruleId).sort(), ['numpy-builtin-type-aliases', 'numpy-nan-aliases']);
+  });
+});
+
+describe('rule dispatch gates', () => {
+  /** A rule that records the cells it ran on and reports string literals `'mse'`, print statements and identifiers `kf`. */
+  const probe = (gate: RuleGate, triggers?: string[]) => {
+    const ran: number[] = [];
+    const r = rule({
+      id: 'test-probe', library: 'python', title: 'probe', old: 'a', new: 'b', link: 'https://example.org', fixtures: [],
+      gate, ...(triggers ? { triggers } : {}),
+      *find(ctx: CellContext) {
+        ran.push(ctx.index);
+        for (const s of ctx.nodes('string')) if (stringValue(s) === 'mse') yield { node: s };
+        for (const p of ctx.nodes('print_statement')) yield { node: p };
+        for (const id of ctx.identifiers('kf')) yield { node: id };
+      },
+    });
+    return { r, ran };
+  };
+  const cellsOf = async (cells: string[], p: ReturnType<typeof probe>) => {
+    const found = await scanNotebook(notebookOf(cells), { rules: [p.r] });
+    return { found: found.map((f) => f.cell), ran: p.ran };
+  };
+
+  it('runs a literal-gated rule only where the value is written as a string, also with escapes around', async () => {
+    const p = probe({ literals: ['mse'] });
+    const cells = ["grid = {'criterion': ['mse']}", 'mse = 1', "mse = 'a\\n'", 'print("x\\t", """mse""")'];
+    assert.deepEqual(await cellsOf(cells, p), { found: [0, 3], ran: [0, 3] });
+  });
+
+  it('runs a node-type-gated rule only on cells with such a node', async () => {
+    const p = probe({ nodeTypes: ['print_statement'] });
+    assert.deepEqual(await cellsOf(['print "a"', 'print("b")'], p), { found: [0], ran: [0] });
+  });
+
+  it('runs a source-gated rule only where the text occurs', async () => {
+    const p = probe({ source: ['mse'] });
+    assert.deepEqual(await cellsOf(["x = 'mse'", 'y = 2'], p), { found: [0], ran: [0] });
+  });
+
+  it('runs a rule with notebook triggers on the cells that use those names, and its triggers still count', async () => {
+    const p = probe({ notebookTriggers: () => ['kf'] }, ['KFold']);
+    const cells = ['kf = make()', 'for a in kf: pass', 'x = 1', 'KFold'];
+    assert.deepEqual(await cellsOf(cells, p), { found: [0, 1], ran: [0, 1, 3] });
+  });
+
+  it('finds with the gates what running every rule on every cell finds', async () => {
+    const cells = ['print "a"', "from sklearn.ensemble import GradientBoostingRegressor as G\nm = G(loss='ls')", "p = {'max_features': ['auto']}", 'x = `y`', "s = ur'x'\nreturn_url = 1"];
+    const gated = await scanNotebook(notebookOf(cells));
+    const everywhere = await scanNotebook(notebookOf(cells), { rules: ALL_RULES.map(({ triggers: _t, gate: _g, ...r }) => r) });
+    assert.deepEqual(gated, everywhere);
+    assert.ok(gated.length >= 5);
   });
 });

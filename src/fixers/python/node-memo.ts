@@ -1,0 +1,91 @@
+/**
+ * Memoized reads of web-tree-sitter nodes. Every `node.type`, `node.endIndex`, `node.text`,
+ * `node.parent` and `node.childForFieldName(f)` crosses into WASM (marshal the node, call, and for a
+ * child build a new Node object), and the rules ask the same nodes the same questions many times
+ * (every rule that looks at a call asks for its `function` and `arguments`). Our trees are never
+ * edited (a rewrite is parsed anew), so a node's answers never change: each node keeps them once read.
+ *
+ * The memo lives in one extra property per node (one hidden-class transition, not one per answer).
+ */
+import type { Node } from 'web-tree-sitter';
+
+/** Field names read often enough to get a slot of their own (the rest share a map). */
+const SLOTS = ['attribute', 'function', 'name', 'left', 'value', 'object', 'right', 'arguments', 'key'] as const;
+type Slot = typeof SLOTS[number];
+const SLOT_SET: ReadonlySet<string> = new Set(SLOTS);
+
+/**
+ * Every field initialised in the constructor: all memos share one hidden class. Kept small (most
+ * nodes are only asked their type): field children get their own object when first asked.
+ */
+class Memo {
+  type: string | undefined = undefined;
+  endIndex: number | undefined = undefined;
+  text: string | undefined = undefined;
+  parent: Node | null | undefined = undefined;
+  fields: Fields | undefined = undefined;
+}
+
+class Fields {
+  attribute: Node | null | undefined = undefined;
+  function: Node | null | undefined = undefined;
+  name: Node | null | undefined = undefined;
+  left: Node | null | undefined = undefined;
+  value: Node | null | undefined = undefined;
+  object: Node | null | undefined = undefined;
+  right: Node | null | undefined = undefined;
+  arguments: Node | null | undefined = undefined;
+  key: Node | null | undefined = undefined;
+  other: Map<string, Node | null> | undefined = undefined;
+}
+
+type Memoized = Node & { nbmMemo?: Memo };
+
+function memoOf(node: Memoized): Memo {
+  let m = node.nbmMemo;
+  if (!m) node.nbmMemo = m = new Memo();
+  return m;
+}
+
+function getter(proto: object, name: string): (this: Node) => unknown {
+  const d = Object.getOwnPropertyDescriptor(proto, name);
+  if (!d?.get) throw new Error(`web-tree-sitter Node has no getter ${name}`);
+  return d.get;
+}
+
+/** Patch the Node prototype (once) so that the reads above are computed once per node object. */
+export function memoizeNodeReads(proto: Node): void {
+  const p = proto as unknown as Record<string, unknown>;
+  if (p.nbmMemoized) return;
+  p.nbmMemoized = true;
+  const type = getter(proto, 'type');
+  const endIndex = getter(proto, 'endIndex');
+  const text = getter(proto, 'text');
+  const parent = getter(proto, 'parent');
+  const childForFieldName = proto.childForFieldName;
+  Object.defineProperties(proto, {
+    type: { configurable: true, get(this: Memoized) { const m = memoOf(this); return (m.type ??= type.call(this) as string); } },
+    endIndex: { configurable: true, get(this: Memoized) { const m = memoOf(this); return (m.endIndex ??= endIndex.call(this) as number); } },
+    text: { configurable: true, get(this: Memoized) { const m = memoOf(this); return (m.text ??= text.call(this) as string); } },
+    parent: {
+      configurable: true,
+      get(this: Memoized) {
+        const m = memoOf(this);
+        if (m.parent === undefined) m.parent = parent.call(this) as Node | null;
+        return m.parent;
+      },
+    },
+  });
+  proto.childForFieldName = function (this: Memoized, field: string): Node | null {
+    const f = (memoOf(this).fields ??= new Fields());
+    if (SLOT_SET.has(field)) {
+      let child = f[field as Slot];
+      if (child === undefined) f[field as Slot] = child = childForFieldName.call(this, field);
+      return child;
+    }
+    const other = (f.other ??= new Map());
+    let child = other.get(field);
+    if (child === undefined) other.set(field, (child = childForFieldName.call(this, field)));
+    return child;
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Which rules a cell runs, decided as linters do before any matcher runs: each rule's pre-filters
+ * (its identifier triggers, plus the local aliases the notebook imported them under, and its gate:
+ * node types, string-literal values, source text, identifiers the notebook binds) index the rule,
+ * and a cell runs the rules without pre-filters plus those one of whose pre-filters it satisfies, in
+ * the rules' own order (findings and edits do not depend on the walk). Pre-filters only ever skip
+ * cells where the rule cannot match, so the findings are those of running every rule everywhere.
+ */
+import { cellCache, type NotebookContext, type ParsedCell } from './context.js';
+import type { Rule } from './types.js';
+
+interface LiteralGate {
+  rule: number;
+  values: readonly string[];
+  /** Each value between single and between double quotes, as a literal without escapes is written. */
+  quoted: string[];
+}
+
+/**
+ * Trigger identifier -> rules, over every rule dispatched so far: rules are static data, so this
+ * part of the index is built once per process, not once per notebook (each notebook adds only its
+ * aliases and its notebook triggers).
+ */
+const triggerIndex = new Map<string, Rule[]>();
+const indexed = new WeakSet<Rule>();
+
+function indexTriggers(rules: readonly Rule[]): void {
+  for (const r of rules) {
+    if (indexed.has(r)) continue;
+    indexed.add(r);
+    for (const t of new Set(r.triggers ?? [])) add(triggerIndex, t, r);
+  }
+}
+
+const NO_RULES: readonly Rule[] = [];
+
+export class RuleDispatch {
+  /** Rule -> its position in this call's rule order. */
+  private readonly rank = new Map<Rule, number>();
+  /** 1 for the rules without pre-filters (they run on every cell). */
+  private readonly always: Uint8Array;
+  /** Per notebook: local aliases of trigger names, and notebook triggers -> rules. */
+  private readonly byLocalIdent = new Map<string, Rule[]>();
+  private readonly byType = new Map<string, number[]>();
+  private readonly byLiteral: LiteralGate[] = [];
+  private readonly bySource: Array<{ rule: number; pieces: ReadonlyArray<string | RegExp> }> = [];
+
+  constructor(nb: NotebookContext, private readonly rules: readonly Rule[]) {
+    indexTriggers(rules);
+    this.always = new Uint8Array(rules.length);
+    rules.forEach((r, i) => {
+      this.rank.set(r, i);
+      const g = r.gate;
+      if (!r.triggers && !g) { this.always[i] = 1; return; }
+      if (g?.notebookTriggers) for (const t of new Set(g.notebookTriggers(nb))) add(this.byLocalIdent, t, r);
+      for (const t of g?.nodeTypes ?? []) add(this.byType, t, i);
+      if (g?.literals?.length) this.byLiteral.push({ rule: i, values: g.literals, quoted: g.literals.flatMap((v) => [`'${v}'`, `"${v}"`]) });
+      if (g?.source?.length) this.bySource.push({ rule: i, pieces: g.source });
+    });
+    for (const [name, locals] of nb.aliasIndex()) {
+      for (const r of triggerIndex.get(name) ?? NO_RULES) for (const local of locals) add(this.byLocalIdent, local, r);
+    }
+  }
+
+  /** The rules this cell runs, in rule order. */
+  rulesFor(cell: ParsedCell): Rule[] {
+    const on = this.always.slice();
+    const mark = (rules: readonly Rule[] | undefined) => {
+      if (!rules) return;
+      for (const r of rules) {
+        const i = this.rank.get(r);
+        if (i !== undefined) on[i] = 1;
+      }
+    };
+    for (const id of cellCache(cell).identifiers().keys()) {
+      mark(triggerIndex.get(id));
+      mark(this.byLocalIdent.get(id));
+    }
+    for (const [type, rules] of this.byType) {
+      if (cell.idx.byType.get(type).length) for (const i of rules) on[i] = 1;
+    }
+    for (const { rule, pieces } of this.bySource) {
+      if (!on[rule] && pieces.some((p) => (typeof p === 'string' ? cell.text.includes(p) : p.test(cell.text)))) on[rule] = 1;
+    }
+    for (const g of this.byLiteral) {
+      if (!on[g.rule] && hasLiteral(cell, g)) on[g.rule] = 1;
+    }
+    const out: Rule[] = [];
+    for (let i = 0; i < on.length; i++) if (on[i]) out.push(this.rules[i]);
+    return out;
+  }
+}
+
+function add<T>(index: Map<string, T[]>, key: string, r: T): void {
+  const l = index.get(key);
+  if (l) l.push(r);
+  else index.set(key, [r]);
+}
+
+/**
+ * Does the cell hold a plain string literal with one of these values? A literal without a backslash
+ * is its value between its quotes (tree-sitter's string_content is the raw text between them), so
+ * the source then contains `'value'` or `"value"` (triple quotes included); a cell with a backslash
+ * anywhere is checked exactly, by the string values of its nodes.
+ */
+function hasLiteral(cell: ParsedCell, g: LiteralGate): boolean {
+  const text = cell.text;
+  for (const q of g.quoted) if (text.includes(q)) return true;
+  if (!text.includes('\\')) return false;
+  const values = cellCache(cell).stringValues();
+  return g.values.some((v) => values.has(v));
+}
