@@ -664,6 +664,17 @@ export class CellCache {
     return (this._strings = s);
   }
 
+  /**
+   * Every word of the cell's text that could be an identifier (in strings and comments too): a
+   * superset of its identifiers, read without building a tree node per identifier, for dispatch.
+   */
+  tokens(): Set<string> {
+    if (this._tokens) return this._tokens;
+    return (this._tokens = new Set(this.cell.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []));
+  }
+
+  private _tokens: Set<string> | undefined;
+
   identifiers(): Map<string, SyntaxNode[]> {
     if (this._idents) return this._idents;
     const m = new Map<string, SyntaxNode[]>();

@@ -72,7 +72,7 @@ export class RuleDispatch {
         if (i !== undefined) on[i] = 1;
       }
     };
-    for (const id of cellCache(cell).identifiers().keys()) {
+    for (const id of cellCache(cell).tokens()) {
       mark(triggerIndex.get(id));
       mark(this.byLocalIdent.get(id));
     }

@@ -21,7 +21,7 @@ export interface TreeIndex {
 export const INDEXED_TYPES = [
   '<>', 'assignment', 'as_pattern_target', 'attribute', 'augmented_assignment', 'binary_operator', 'call',
   'class_definition', 'except_clause', 'exec_statement', 'for_in_clause', 'for_statement',
-  'function_definition', 'future_import_statement', 'global_statement', 'identifier', 'import_from_statement',
+  'function_definition', 'future_import_statement', 'global_statement', 'import_from_statement',
   'import_statement', 'integer', 'keyword_argument', 'lambda_parameters', 'named_expression', 'nonlocal_statement',
   'pair', 'parameters', 'print_statement', 'raise_statement', 'subscript', 'tuple_pattern',
 ];
