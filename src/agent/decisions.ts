@@ -84,7 +84,7 @@ export function stuckStop(input: {
   // A name no cell binds: the author's run defined it in a cell the notebook no longer holds.
   const unbound = d.error && input.notebook ? unboundName(input.notebook, d.error) : undefined;
   if (unbound) {
-    return { reason: 'unfixable', detail: `cell ${d.cell} reads \`${unbound}\`, which no cell of the notebook binds: the author's run defined it in a cell the notebook no longer holds (or outside it); the code that made it is missing` };
+    return { reason: 'unfixable', detail: `cell ${d.cell} raises NameError for \`${unbound}\`, which no cell of the notebook binds: the author's run defined it in a cell the notebook no longer holds (or outside it); the code that made it is missing` };
   }
   // The notebook downloads something (a dataset, a page): runs have no network, by design.
   if (d.error && needsNetwork(d.error)) {

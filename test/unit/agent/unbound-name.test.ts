@@ -31,6 +31,6 @@ describe('names no cell binds', () => {
       findings: [], dataFiles: [], hasData: false, llm: { enabled: false, reason: '--no-llm' }, notebook: nb,
     });
     assert.equal(stop.reason, 'unfixable');
-    assert.match(stop.detail, /`submission`, which no cell of the notebook binds/);
+    assert.match(stop.detail, /NameError for `submission`, which no cell of the notebook binds/);
   });
 });
