@@ -174,14 +174,17 @@ export function pinCandidates(pins: readonly Patch[], target: number): Candidate
   const label = (p: Patch) => `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : p.source.kind} in cell ${cellOf(p)}`;
   const out: Candidate[] = before.map((p) => ({ patch: p, label: label(p) }));
   if (before.length > 1) {
-    const edits = before.flatMap((p) => p.edits).sort((a, b) => a.cell - b.cell);
-    const ruleIds = [...new Set(before.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds : [])))];
-    out.push({
-      patch: { fixType: 'score-calibration', source: { kind: 'rule', ruleIds }, edits, summary: `old defaults pinned in cells ${edits.map((e) => e.cell).join(', ')}` },
-      label: `all pins (cells ${edits.map((e) => e.cell).join(', ')})`,
-    });
+    const patch = mergePins(before, 'score-calibration', (cells) => `old defaults pinned in cells ${cells.join(', ')}`);
+    out.push({ patch, label: `all pins (cells ${patch.edits.map((e) => e.cell).join(', ')})` });
   }
   return out;
+}
+
+/** Pin patches (one per cell) as one patch: their edits in cell order, their rules once each. */
+export function mergePins(pins: readonly Patch[], fixType: Patch['fixType'], summary: (cells: number[], ruleIds: string[]) => string): Patch {
+  const edits = pins.flatMap((p) => p.edits).sort((a, b) => a.cell - b.cell);
+  const ruleIds = [...new Set(pins.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds : [])))];
+  return { fixType, source: { kind: 'rule', ruleIds }, edits, summary: summary(edits.map((e) => e.cell), ruleIds) };
 }
 
 /**

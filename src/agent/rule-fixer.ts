@@ -11,7 +11,7 @@ import type { Patch } from '../core/patch.js';
 import type { SymbolIndex } from '../core/symbol-index.js';
 import { pinDefaults } from '../fixers/rules/index.js';
 import type { EraHint } from '../fixers/rules/types.js';
-import { distinctCandidates, pinCandidates, rankDriftTrial, rankTrial } from './generate-verify.js';
+import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial } from './generate-verify.js';
 import { repairCandidates } from './repair-candidates.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
@@ -66,7 +66,5 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
 export function eraPins(pins: readonly Patch[], cell: number): Patch | undefined {
   const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => e.cell <= cell));
   if (!before.length) return undefined;
-  const edits = before.flatMap((p) => p.edits).sort((a, b) => a.cell - b.cell);
-  const ruleIds = [...new Set(before.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds : [])))];
-  return { fixType: 'runtime-reduction', source: { kind: 'rule', ruleIds }, edits, summary: `the old defaults the notebook's era ran with (${ruleIds.join(', ')}) in cells ${[...new Set(edits.map((e) => e.cell))].join(', ')}` };
+  return mergePins(before, 'runtime-reduction', (cells, ruleIds) => `the old defaults the notebook's era ran with (${ruleIds.join(', ')}) in cells ${[...new Set(cells)].join(', ')}`);
 }

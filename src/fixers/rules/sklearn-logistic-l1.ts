@@ -13,26 +13,18 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
-import { addArgument, callArgs, kwValue, stringValue } from './tree.js';
+import { addArgument, kwValue, stringValue } from './tree.js';
+import { isParamKey, sklearnCalls, stringLiterals } from './sklearn.js';
 
-/** The string values a grid entry or keyword names (a literal, or a list/tuple of literals). */
-function literalValues(node: SyntaxNode | null | undefined): string[] {
-  if (!node) return [];
-  const v = stringValue(node);
-  if (v !== undefined) return [v];
-  if (node.type === 'list' || node.type === 'tuple') return node.namedChildren.flatMap((c) => (c ? literalValues(c) : []));
-  return [];
-}
-
-const isParam = (key: string | undefined, param: string) => !!key && (key === param || key.endsWith(`__${param}`));
+const values = (node: SyntaxNode | null | undefined) => stringLiterals(node).map((l) => l.value);
 
 /** Dicts of this cell that grid a penalty including 'l1' and do not set the solver themselves. */
 function l1Grids(pairs: readonly SyntaxNode[]): boolean {
   for (const pair of pairs) {
-    if (!isParam(stringValue(pair.childForFieldName('key')), 'penalty')) continue;
-    if (!literalValues(pair.childForFieldName('value')).includes('l1')) continue;
+    if (!isParamKey(stringValue(pair.childForFieldName('key')), 'penalty')) continue;
+    if (!values(pair.childForFieldName('value')).includes('l1')) continue;
     const dict = pair.parent;
-    const setsSolver = dict?.namedChildren.some((p) => p?.type === 'pair' && isParam(stringValue(p.childForFieldName('key')), 'solver'));
+    const setsSolver = dict?.namedChildren.some((p) => p?.type === 'pair' && isParamKey(stringValue(p.childForFieldName('key')), 'solver'));
     if (!setsSolver) return true;
   }
   return false;
@@ -63,12 +55,10 @@ export const sklearnLogisticL1: Rule = rule({
   }],
   *find(ctx) {
     let grids: boolean | undefined;
-    for (const { call, fn } of ctx.callsNamed(['LogisticRegression'])) {
-      if (!ctx.qname(fn)?.startsWith('sklearn.')) continue;
-      const args = callArgs(call);
-      if (!args || args.splat || args.keywords.has('solver')) continue;
+    for (const { call, args } of sklearnCalls(ctx, ['LogisticRegression'])) {
+      if (args.splat || args.keywords.has('solver')) continue;
       const penalty = args.keywords.get('penalty');
-      const l1 = penalty ? literalValues(kwValue(penalty)).includes('l1') : (grids ??= l1Grids(ctx.nodes('pair')));
+      const l1 = penalty ? values(kwValue(penalty)).includes('l1') : (grids ??= l1Grids(ctx.nodes('pair')));
       if (l1) yield { node: call, edits: [addArgument(args, "solver='liblinear'")] };
     }
   },

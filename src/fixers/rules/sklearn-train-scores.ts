@@ -10,7 +10,8 @@
  */
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
-import { addArgument, callArgs, stringValue } from './tree.js';
+import { addArgument, stringValue } from './tree.js';
+import { sklearnCalls } from './sklearn.js';
 
 const SEARCHES = ['GridSearchCV', 'RandomizedSearchCV', 'cross_validate'];
 /** cv_results_ keys of training scores (any scorer name), and cross_validate's `train_<scorer>`. */
@@ -43,10 +44,8 @@ export const sklearnTrainScores: Rule = rule({
       ctx.nb.cells.some((c) => (c.idx.byType.get('subscript') ?? []).some((s) =>
         s.childrenForFieldName('subscript').some((k) => !!k && TRAIN_KEY.test(stringValue(k) ?? '')))));
     if (!readsTrainScores) return;
-    for (const { call, fn } of ctx.callsNamed(SEARCHES)) {
-      if (!ctx.qname(fn)?.startsWith('sklearn.')) continue;
-      const args = callArgs(call);
-      if (!args || args.splat || args.keywords.has('return_train_score')) continue;
+    for (const { call, args } of sklearnCalls(ctx, SEARCHES)) {
+      if (args.splat || args.keywords.has('return_train_score')) continue;
       yield { node: call, edits: [addArgument(args, 'return_train_score=True')] };
     }
   },

@@ -11,7 +11,7 @@ const invalidParam = (p: string) => err('InvalidParameterError', new RegExp(`The
 const unexpectedKw = (kw: string) => err('TypeError', new RegExp(`got an unexpected keyword argument '${kw}'`));
 
 /** Calls to sklearn classes/functions named `names`, however they were imported (public, private or removed module paths). */
-function* sklearnCalls(ctx: CellContext, names: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; name: string; args: Args }> {
+export function* sklearnCalls(ctx: CellContext, names: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; name: string; args: Args }> {
   const set = new Set(names);
   for (const { call, fn } of ctx.callsNamed(set)) {
     const q = ctx.qname(fn);
@@ -23,16 +23,26 @@ function* sklearnCalls(ctx: CellContext, names: Iterable<string>): Generator<{ c
   }
 }
 
-function stringLiteralIn(node: SyntaxNode | undefined, values: Record<string, string>): Array<{ node: SyntaxNode; to: string }> {
+/** The string literals a parameter value or grid entry spells: a literal, or those of a list/tuple of them. */
+export function stringLiterals(node: SyntaxNode | null | undefined): Array<{ node: SyntaxNode; value: string }> {
   if (!node) return [];
-  const out: Array<{ node: SyntaxNode; to: string }> = [];
+  const out: Array<{ node: SyntaxNode; value: string }> = [];
   const visit = (n: SyntaxNode) => {
     const v = stringValue(n);
-    if (v !== undefined && v in values) out.push({ node: n, to: values[v] });
+    if (v !== undefined) out.push({ node: n, value: v });
     else if (n.type === 'list' || n.type === 'tuple') for (const c of n.namedChildren) if (c) visit(c);
   };
   visit(node);
   return out;
+}
+
+function stringLiteralIn(node: SyntaxNode | undefined, values: Record<string, string>): Array<{ node: SyntaxNode; to: string }> {
+  return stringLiterals(node).filter(({ value }) => value in values).map(({ node: n, value }) => ({ node: n, to: values[value] }));
+}
+
+/** A param-grid key naming `param`, directly or through a pipeline step (`clf__param`). */
+export function isParamKey(key: string | undefined, param: string): boolean {
+  return !!key && (key === param || key.endsWith(`__${param}`));
 }
 
 /** Rewrite string values of a parameter in estimator calls and in param-grid dicts (`{'criterion': ['mse']}`). */
@@ -44,7 +54,7 @@ function* renameParamValues(ctx: CellContext, classes: string[], param: string, 
   }
   for (const pair of ctx.nodes('pair')) {
     const key = stringValue(pair.childForFieldName('key'));
-    if (!key || (key !== param && !key.endsWith(`__${param}`))) continue;
+    if (!isParamKey(key, param)) continue;
     for (const { node, to } of stringLiteralIn(pair.childForFieldName('value') ?? undefined, values)) {
       yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
     }
