@@ -428,6 +428,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'env-missing-module': 'ENV002',
   'env-ipython-magic-space': 'ENV003',
   'env-drop-unused-failing-import': 'ENV004',
+  'env-colab-only': 'ENV005',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',

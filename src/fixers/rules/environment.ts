@@ -94,8 +94,10 @@ const missingModule = rule({
     if (info.modules.size === 0) return;
     const unavail = unavailableIndex(ctx);
     const local = writtenModules(ctx);
-    for (const { module, node } of importedTopModules(ctx)) {
+    for (const { module, full, node } of importedTopModules(ctx)) {
       if (!module || info.modules.has(module) || unavail.has(module) || local.has(module) || module === '__future__') continue;
+      // Colab's own package: env-colab-only removes what uses it.
+      if (full === 'google.colab' || full.startsWith('google.colab.')) continue;
       // Python 2 module names are handled by the py2 rules.
       if (['cPickle', 'StringIO', 'cStringIO', 'urllib2', 'urlparse', 'Queue', 'ConfigParser', 'httplib', 'HTMLParser', 'Tkinter', '__builtin__', 'cookielib', 'htmlentitydefs', 'SocketServer', 'copy_reg', 'imp', 'tkMessageBox', 'SimpleHTTPServer', 'BaseHTTPServer', 'xmlrpclib', 'dummy_threading', 'robotparser', 'anydbm', 'Cookie'].includes(module)) continue;
       yield { node, message: `${module} is not installed in ${info.name} and is not one of its Debian-packaged libraries; if it is a helper module from the author's repository, that file is missing` };

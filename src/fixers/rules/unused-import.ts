@@ -12,6 +12,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
+import { removeStatement } from './tree.js';
 
 /** What the error says is missing: a module (`No module named 'a.b'`) or a name from a module. */
 function missingFromMessage(evalue: string): { module?: string; name?: string } | undefined {
@@ -51,17 +52,7 @@ function boundName(item: SyntaxNode, fromImport: boolean): string | undefined {
 
 /** Remove one item of an import list, or the whole statement when it is the only one. */
 function removeItem(ctx: CellContext, stmt: SyntaxNode, items: SyntaxNode[], item: SyntaxNode): TextEdit {
-  const src = ctx.cell.text;
-  if (items.length === 1) {
-    // The whole statement: keep the line (a `pass`) only where a block needs a statement.
-    const lineStart = src.lastIndexOf('\n', stmt.startIndex - 1) + 1;
-    const onlyInBlock = stmt.parent?.type === 'block' && stmt.parent.namedChildren.filter((c) => c && c.type !== 'comment').length === 1;
-    if (onlyInBlock) return { start: stmt.startIndex, end: stmt.endIndex, text: 'pass' };
-    let end = stmt.endIndex;
-    if (src[end] === '\n') end += 1;
-    const before = src.slice(lineStart, stmt.startIndex);
-    return /^\s*$/.test(before) ? { start: lineStart, end, text: '' } : { start: stmt.startIndex, end: stmt.endIndex, text: 'pass' };
-  }
+  if (items.length === 1) return removeStatement(stmt, ctx.cell.text);
   const i = items.indexOf(item);
   // Take the separating comma with it: the one after (or, for the last item, the one before).
   if (i < items.length - 1) return { start: item.startIndex, end: items[i + 1].startIndex, text: '' };

@@ -1,0 +1,93 @@
+/**
+ * Notebooks written in Google Colab (common from 2018 on) begin by mounting Google Drive or asking
+ * the browser for a file: `from google.colab import drive; drive.mount('/content/drive')`. The
+ * `google.colab` package exists only inside Colab, so outside it the import fails and nothing after
+ * it runs. Mounting, unmounting, downloading a result to the browser and authenticating compute
+ * nothing the notebook uses afterwards; here the data is mounted by the run itself (the data-path
+ * rules point the author's Drive paths at it), so those statements and the import are removed.
+ * `files.upload()` returns the uploaded files' bytes, which the notebook then reads: it is reported,
+ * not removed (the reads need the data paths instead, a change the rule cannot make safely).
+ */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import type { Rule, RuleMatch } from './types.js';
+import { err, rule } from './helpers.js';
+import { removeStatement } from './tree.js';
+
+/** Colab calls with no result the notebook uses: removing the statement changes nothing it computes. */
+const SIDE_EFFECT_ONLY = [
+  'google.colab.drive.mount', 'google.colab.drive.flush_and_unmount', 'google.colab.files.download',
+  'google.colab.auth.authenticate_user', 'google.colab.output.enable_custom_widget_manager',
+  'google.colab.output.disable_custom_widget_manager', 'google.colab.output.clear',
+];
+
+const UPLOAD = 'google.colab.files.upload';
+
+function importsColab(stmt: SyntaxNode): boolean {
+  if (stmt.type === 'import_from_statement') {
+    const mod = stmt.childForFieldName('module_name')?.text.replace(/\s/g, '') ?? '';
+    return mod === 'google.colab' || mod.startsWith('google.colab.');
+  }
+  const items = stmt.childrenForFieldName('name').filter((n): n is SyntaxNode => !!n);
+  return items.length > 0 && items.every((i) => {
+    const dn = i.type === 'aliased_import' ? i.childForFieldName('name') : i;
+    const mod = dn?.text.replace(/\s/g, '') ?? '';
+    return mod === 'google.colab' || mod.startsWith('google.colab.');
+  });
+}
+
+/** Does any cell of the notebook use `files.upload` (the import must then stay, and the finding explains)? */
+function uploadsAnywhere(ctx: CellContext): boolean {
+  return ctx.nb.identifiers('upload').some(({ node, cell }) => node.parent?.type === 'attribute' && ctx.nb.qname(node.parent, cell) === UPLOAD);
+}
+
+export const colabOnly: Rule = rule({
+  id: 'env-colab-only',
+  library: 'environment',
+  title: 'Google Colab-only calls (Drive mount, browser download)',
+  old: "from google.colab import drive\ndrive.mount('/content/drive')",
+  new: '(removed: the run mounts the data)',
+  // The import's cell names `colab`; the calls' cells name the function (the module may be imported elsewhere).
+  triggers: ['colab', 'mount', 'flush_and_unmount', 'download', 'upload', 'authenticate_user', 'enable_custom_widget_manager', 'disable_custom_widget_manager', 'clear'],
+  errors: [err('ModuleNotFoundError', /No module named 'google(\.colab)?'/)],
+  link: 'https://colab.research.google.com/notebooks/io.ipynb',
+  message: 'google.colab exists only inside Google Colab: the Drive mount and browser downloads are removed (the data is mounted by the run)',
+  fixtures: [
+    {
+      before: "from google.colab import drive\ndrive.mount('/content/drive')\nprint('ok')",
+      after: "print('ok')",
+      expect: 'ok',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
+      before: "import pandas as pd\nfrom google.colab import files, drive\nif True:\n    drive.mount('/content/gdrive', force_remount=True)\ndf = pd.DataFrame({'a': [1, 2]})\ndf.to_csv('out.csv'); files.download('out.csv')\nprint(len(df))",
+      after: "import pandas as pd\nif True:\n    pass\ndf = pd.DataFrame({'a': [1, 2]})\ndf.to_csv('out.csv'); pass\nprint(len(df))",
+      expect: '2',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
+      // The uploaded bytes are read afterwards: reported only.
+      before: "from google.colab import files\nuploaded = files.upload()\nprint(len(uploaded))",
+      expect: '0',
+      manual: "uploaded = {}\nprint(len(uploaded))",
+      beforeError: 'ModuleNotFoundError',
+    },
+  ],
+  *find(ctx): Generator<RuleMatch> {
+    const uploads = [...ctx.callsTo([UPLOAD])];
+    for (const { call } of uploads) {
+      yield { node: call, message: 'files.upload() asks the browser for a file, which only Colab can do: read the mounted data files instead' };
+    }
+    for (const { call } of ctx.callsTo(SIDE_EFFECT_ONLY)) {
+      const stmt = call.parent;
+      // Only a call that is a statement of its own: a result that is kept is used.
+      if (stmt?.type !== 'expression_statement' || stmt.namedChildren.length !== 1) continue;
+      yield { node: call, edits: [removeStatement(stmt, ctx.cell.text)] };
+    }
+    // The import goes too, unless an upload still needs it (then the finding above explains).
+    if (uploadsAnywhere(ctx)) return;
+    for (const stmt of [...ctx.nodes('import_from_statement'), ...ctx.nodes('import_statement')]) {
+      if (importsColab(stmt)) yield { node: stmt, edits: [removeStatement(stmt, ctx.cell.text)] };
+    }
+  },
+});
