@@ -11,8 +11,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch } from './types.js';
-import { err, rule } from './helpers.js';
-import { removeStatement } from './tree.js';
+import { deleteStatement, err, rule } from './helpers.js';
 
 /** Colab calls with no result the notebook uses: removing the statement changes nothing it computes. */
 const SIDE_EFFECT_ONLY = [
@@ -82,12 +81,12 @@ export const colabOnly: Rule = rule({
       const stmt = call.parent;
       // Only a call that is a statement of its own: a result that is kept is used.
       if (stmt?.type !== 'expression_statement' || stmt.namedChildren.length !== 1) continue;
-      yield { node: call, edits: [removeStatement(stmt, ctx.cell.text)] };
+      yield { node: call, edits: [deleteStatement(ctx, stmt)] };
     }
     // The import goes too, unless an upload still needs it (then the finding above explains).
     if (uploadsAnywhere(ctx)) return;
     for (const stmt of [...ctx.nodes('import_from_statement'), ...ctx.nodes('import_statement')]) {
-      if (importsColab(stmt)) yield { node: stmt, edits: [removeStatement(stmt, ctx.cell.text)] };
+      if (importsColab(stmt)) yield { node: stmt, edits: [deleteStatement(ctx, stmt)] };
     }
   },
 });

@@ -295,17 +295,3 @@ export function methodCall(call: SyntaxNode): { recv: SyntaxNode; name: string; 
 export function sameNode(a: SyntaxNode | null | undefined, b: SyntaxNode | null | undefined): boolean {
   return !!a && !!b && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 }
-
-/**
- * Remove a whole simple statement with its line; where it is the only statement of a block, or shares
- * its line with other code, it becomes `pass` instead (the block still needs a statement).
- */
-export function removeStatement(stmt: SyntaxNode, src: string): TextEdit {
-  const lineStart = src.lastIndexOf('\n', stmt.startIndex - 1) + 1;
-  const onlyInBlock = stmt.parent?.type === 'block' && stmt.parent.namedChildren.filter((c) => c && c.type !== 'comment').length === 1;
-  if (onlyInBlock) return { start: stmt.startIndex, end: stmt.endIndex, text: 'pass' };
-  const lineEnd = src.indexOf('\n', stmt.endIndex);
-  const end = lineEnd < 0 ? src.length : lineEnd + 1;
-  const alone = /^\s*$/.test(src.slice(lineStart, stmt.startIndex)) && /^[ \t]*(#.*)?\n?$/.test(src.slice(stmt.endIndex, end));
-  return alone ? { start: lineStart, end, text: '' } : { start: stmt.startIndex, end: stmt.endIndex, text: 'pass' };
-}

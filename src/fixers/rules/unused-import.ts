@@ -11,8 +11,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
-import { err, rule } from './helpers.js';
-import { removeStatement } from './tree.js';
+import { deleteStatement, err, rule } from './helpers.js';
 
 /** What the error says is missing: a module (`No module named 'a.b'`) or a name from a module. */
 function missingFromMessage(evalue: string): { module?: string; name?: string } | undefined {
@@ -52,7 +51,7 @@ function boundName(item: SyntaxNode, fromImport: boolean): string | undefined {
 
 /** Remove one item of an import list, or the whole statement when it is the only one. */
 function removeItem(ctx: CellContext, stmt: SyntaxNode, items: SyntaxNode[], item: SyntaxNode): TextEdit {
-  if (items.length === 1) return removeStatement(stmt, ctx.cell.text);
+  if (items.length === 1) return deleteStatement(ctx, stmt);
   const i = items.indexOf(item);
   // Take the separating comma with it: the one after (or, for the last item, the one before).
   if (i < items.length - 1) return { start: item.startIndex, end: items[i + 1].startIndex, text: '' };
