@@ -4,6 +4,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, deleteStatement, moveModules } from './helpers.js';
+import { NONNEGATIVE_OPTIONS, resolveOption, resolveOptionPath } from './pandas-options.js';
 import { addArgument, callArgs, isPure, kwValue, methodCall, paren, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, type Args } from './tree.js';
 
 const PD10 = 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#removal-of-prior-version-deprecations-changes';
@@ -1049,26 +1050,17 @@ const clipUpperLower = rule({
   },
 });
 
-const AMBIGUOUS_OPTIONS: Record<string, string> = {
-  precision: 'display.precision', max_columns: 'display.max_columns', max_rows: 'display.max_rows',
-  max_colwidth: 'display.max_colwidth', 'display.max_colwidth': 'display.max_colwidth',
-  // Renamed in 0.21 (removed 1.0); dropping it would change what isnull() says about inf.
-  'mode.use_inf_as_null': 'mode.use_inf_as_na', use_inf_as_null: 'mode.use_inf_as_na',
-};
-const REMOVED_OPTIONS = new Set(['display.height', 'height', 'display.line_width', 'display.mpl_style']);
-const NONNEGATIVE_OPTIONS = new Set(['display.max_colwidth', 'display.max_rows', 'display.max_columns', 'display.max_seq_items', 'display.min_rows']);
-
 const setOption = rule({
   id: 'pandas-set-option',
-  triggers: ['set_option', 'options'],
+  triggers: ['set_option', 'get_option', 'reset_option', 'option_context', 'options'],
   library: 'pandas',
-  title: 'removed and ambiguous display options',
+  title: 'removed and ambiguous options',
   old: "pd.set_option('display.max_colwidth', -1); pd.set_option('precision', 3); pd.set_option('display.height', 500)",
   new: "pd.set_option('display.max_colwidth', None); pd.set_option('display.precision', 3); (removed)",
   removedIn: '1.0',
   errors: [err('OptionError', /No such keys|Pattern matched multiple keys|You can only set the value of existing options/), err('ValueError', /Value must be a nonnegative integer or None/)],
-  link: 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#deprecations',
-  message: 'this pandas option was removed, became ambiguous, or no longer accepts -1 (use None for "no limit")',
+  link: 'https://pandas.pydata.org/docs/whatsnew/v1.4.0.html#styler',
+  message: 'this pandas option was removed, became ambiguous (pandas 1.4 added styler.* options a short pattern now also matches), or no longer accepts -1 (use None for "no limit")',
   fixtures: [{
     before: "import pandas as pd\npd.options.display.mpl_style = 'default'\npd.set_option('display.max_colwidth', -1)\npd.set_option('precision', 3)\npd.set_option('display.height', 500)\npd.options.display.max_rows = -1\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
     after: "import pandas as pd\npd.set_option('display.max_colwidth', None)\npd.set_option('display.precision', 3)\npd.options.display.max_rows = None\nprint(pd.get_option('display.max_colwidth'), pd.get_option('display.precision'))",
@@ -1079,39 +1071,62 @@ const setOption = rule({
     after: "import numpy as np\nimport pandas as pd\nimport warnings\nwarnings.simplefilter('ignore')\npd.set_option('mode.use_inf_as_na', True)\nprint(pd.Series([1.0, np.inf]).isnull().sum())",
     expect: '1',
     beforeError: 'OptionError',
+  }, {
+    // Resolved against the environment's options, not a list of known cases: a removed key inside a
+    // multi-pair call goes alone, short patterns the styler options made ambiguous get their display key.
+    before: "import pandas as pd\npd.set_option('max_rows', 10, 'display.column_space', 12, 'max_columns', 5)\nwith pd.option_context('max_colwidth', -1, 'precision', 2):\n    print(pd.get_option('max_rows'), pd.get_option('max_columns'), pd.get_option('display.precision'))",
+    after: "import pandas as pd\npd.set_option('display.max_rows', 10, 'display.max_columns', 5)\nwith pd.option_context('max_colwidth', None, 'display.precision', 2):\n    print(pd.get_option('display.max_rows'), pd.get_option('display.max_columns'), pd.get_option('display.precision'))",
+    expect: '10 5 2',
+    beforeError: 'OptionError',
   }],
   *find(ctx) {
-    for (const { call } of ctx.callsTo(['pandas.set_option', 'pandas.options.set_option'])) {
+    for (const { call, qname } of ctx.callsTo(['pandas.set_option', 'pandas.option_context', 'pandas.get_option', 'pandas.reset_option', 'pandas.describe_option', 'pandas.options.set_option'])) {
       const args = callArgs(call);
-      if (!args || args.positional.length < 2 || args.splat) continue;
-      // set_option takes (key, value, key, value, ...)
+      if (!args || args.splat || !args.positional.length) continue;
+      const pairs = /set_option|option_context$/.test(qname);
+      if (!pairs) {
+        // get/reset/describe take one pattern: rewrite it when it now resolves elsewhere.
+        const key = stringValue(args.positional[0]);
+        const r = key === undefined ? undefined : resolveOption(key);
+        if (r?.kind === 'rewrite') yield { node: call, edits: [replaceNode(args.positional[0], `'${r.key}'`)] };
+        continue;
+      }
+      if (args.positional.length % 2 !== 0) continue;
+      const kept: string[] = [];
       const edits: TextEdit[] = [];
-      let removedAll = true;
+      let dropped = false;
       for (let i = 0; i + 1 < args.positional.length; i += 2) {
         const keyNode = args.positional[i];
         const valNode = args.positional[i + 1];
         const key = stringValue(keyNode);
-        if (key === undefined) { removedAll = false; continue; }
-        if (REMOVED_OPTIONS.has(key)) continue;
-        removedAll = false;
-        const full = AMBIGUOUS_OPTIONS[key] ?? key;
-        if (full !== key) edits.push(replaceNode(keyNode, `'${full}'`));
-        if (NONNEGATIVE_OPTIONS.has(full) && isMinusOne(valNode)) edits.push(replaceNode(valNode, 'None'));
+        const r = key === undefined ? undefined : resolveOption(key);
+        if (r?.kind === 'removed') { dropped = true; continue; }
+        const full = r?.kind === 'rewrite' ? r.key : r?.kind === 'ok' ? r.key : undefined;
+        const keyText = r?.kind === 'rewrite' ? `'${r.key}'` : keyNode.text;
+        const valText = full && NONNEGATIVE_OPTIONS.has(full) && isMinusOne(valNode) ? 'None' : valNode.text;
+        if (r?.kind === 'rewrite') edits.push(replaceNode(keyNode, keyText));
+        if (valText !== valNode.text) edits.push(replaceNode(valNode, valText));
+        kept.push(`${keyText}, ${valText}`);
       }
       const st = call.parent;
-      if (removedAll && st?.type === 'expression_statement') { yield { node: call, edits: [deleteStatement(ctx, st)], message: 'this pandas option no longer exists; the call is removed' }; continue; }
-      if (edits.length) yield { node: call, edits };
+      if (dropped && !kept.length && st?.type === 'expression_statement' && /set_option$/.test(qname)) {
+        yield { node: call, edits: [deleteStatement(ctx, st)], message: 'this pandas option no longer exists; the call is removed' };
+      } else if (dropped && kept.length) {
+        yield { node: call, edits: [replaceNode(args.list, `(${kept.join(', ')})`)], message: 'a pandas option in this call no longer exists: it is dropped from the call' };
+      } else if (!dropped && edits.length) {
+        yield { node: call, edits };
+      }
     }
     // pd.options.display.max_colwidth = -1
     for (const a of ctx.nodes('assignment')) {
       const left = a.childForFieldName('left');
       const right = a.childForFieldName('right');
       const q = ctx.qname(left);
-      if (!q || !right || !q.startsWith('pandas.options.')) continue;
-      const key = q.slice('pandas.options.'.length);
-      if (NONNEGATIVE_OPTIONS.has(key) && isMinusOne(right)) yield { node: a, edits: [replaceNode(right, 'None')] };
-      else if (key === 'mode.use_inf_as_null' && left) yield { node: a, edits: [replaceNode(left, left.text.replace(/use_inf_as_null$/, 'use_inf_as_na'))] };
-      else if (REMOVED_OPTIONS.has(key) && a.parent?.type === 'expression_statement') yield { node: a, edits: [deleteStatement(ctx, a.parent)], message: 'this pandas option no longer exists; the assignment is removed' };
+      if (!q || !right || !left || !q.startsWith('pandas.options.')) continue;
+      const r = resolveOptionPath(q.slice('pandas.options.'.length));
+      if (r.kind === 'removed' && a.parent?.type === 'expression_statement') yield { node: a, edits: [deleteStatement(ctx, a.parent)], message: 'this pandas option no longer exists; the assignment is removed' };
+      else if (r.kind === 'rewrite' && left.type === 'attribute') yield { node: a, edits: [replaceNode(left.childForFieldName('attribute')!, r.key.split('.').pop()!)] };
+      else if (r.kind === 'ok' && NONNEGATIVE_OPTIONS.has(r.key) && isMinusOne(right)) yield { node: a, edits: [replaceNode(right, 'None')] };
     }
   },
 });
