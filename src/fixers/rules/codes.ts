@@ -315,6 +315,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-object-dtype-labels': 'SK072',
   'sklearn-logistic-l1-solver': 'SK073',
   'sklearn-return-train-score': 'SK074',
+  'sklearn-mixed-feature-names': 'SK075',
   // matplotlib (MPL)
   'mpl-hist-normed': 'MPL001',
   'mpl-seaborn-styles': 'MPL002',

@@ -1,0 +1,74 @@
+/**
+ * scikit-learn 1.0 began validating feature names: a DataFrame's column labels are read as feature
+ * names, and since 1.2 columns whose labels mix types (strings next to integers) raise TypeError
+ * ("Feature names are only supported if all input features have string names"). Old notebooks make
+ * such frames all the time: `pd.concat([df[['Age']], pd.get_dummies(df['Pclass'])], axis=1)` has
+ * columns 'Age', 1, 2, 3. Before 1.0 an estimator took the frame's values and ignored its labels,
+ * so the faithful repair hands it the values at the failing call: `X.to_numpy()` (same numbers,
+ * same order; the estimator then keeps no feature names, as before). The labels are not renamed:
+ * later code may index those integer columns.
+ *
+ * Recognised from the runtime error only (column labels are data), on the traceback's line.
+ */
+import type { Rule } from './types.js';
+import { err, rule } from './helpers.js';
+import { callArgs, paren, replaceNode } from './tree.js';
+import { onFrameLines } from './traceback.js';
+import type { SyntaxNode } from '../python/parser.js';
+
+/** Estimator methods whose first positional argument (or `X=`) is the feature matrix. */
+const X_FIRST = ['fit', 'partial_fit', 'fit_predict', 'fit_transform', 'predict', 'predict_proba', 'predict_log_proba', 'decision_function', 'transform', 'inverse_transform', 'score', 'score_samples', 'kneighbors', 'staged_predict', 'staged_predict_proba', 'apply'];
+/** Functions taking (estimator, X, ...). */
+const X_SECOND = ['cross_val_score', 'cross_val_predict', 'cross_validate', 'learning_curve', 'validation_curve', 'permutation_test_score', 'permutation_importance'];
+
+const MIXED_NAMES = /Feature names are only supported if all input features have string names/;
+
+export const sklearnMixedFeatureNames: Rule = rule({
+  id: 'sklearn-mixed-feature-names',
+  library: 'scikit-learn',
+  title: 'feature matrices whose column labels mix strings and integers (TypeError since 1.2)',
+  old: "clf.fit(pd.concat([df[['Age']], pd.get_dummies(df['Pclass'])], axis=1), y)",
+  new: "clf.fit(pd.concat([df[['Age']], pd.get_dummies(df['Pclass'])], axis=1).to_numpy(), y)",
+  removedIn: '1.2',
+  deprecatedIn: '1.0',
+  trigger: 'error',
+  // Cross-validation helpers catch the fits' TypeError and raise ValueError carrying its text.
+  errors: [err('TypeError', MIXED_NAMES), err('ValueError', new RegExp(`fits failed[\\s\\S]*${MIXED_NAMES.source}`))],
+  link: 'https://scikit-learn.org/stable/whats_new/v1.2.html#changes-impacting-all-modules',
+  message: 'since scikit-learn 1.2 a DataFrame whose column labels mix strings and integers is rejected as input; before 1.0 estimators used only its values: pass the values at this call',
+  triggers: [...X_FIRST, ...X_SECOND],
+  fixtures: [{
+    before: "import pandas as pd\nfrom sklearn.linear_model import LogisticRegression\ndf = pd.DataFrame({'Age': [20, 30, 40, 50], 'Pclass': [1, 2, 3, 1]})\nX = pd.concat([df[['Age']], pd.get_dummies(df['Pclass'])], axis=1)\nclf = LogisticRegression().fit(X, [0, 1, 0, 1])\nprint(list(X.columns), clf.predict(X[:1].values))",
+    after: "import pandas as pd\nfrom sklearn.linear_model import LogisticRegression\ndf = pd.DataFrame({'Age': [20, 30, 40, 50], 'Pclass': [1, 2, 3, 1]})\nX = pd.concat([df[['Age']], pd.get_dummies(df['Pclass'])], axis=1)\nclf = LogisticRegression().fit(X.to_numpy(), [0, 1, 0, 1])\nprint(list(X.columns), clf.predict(X[:1].values))",
+    expect: "['Age', 1, 2, 3] [0]",
+    beforeError: 'TypeError',
+    context: { runtime: { ename: 'TypeError', evalue: "Feature names are only supported if all input features have string names, but your input has ['int', 'str'] as feature name / column name types." } },
+  }, {
+    before: "import pandas as pd\nfrom sklearn.model_selection import cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nX = pd.DataFrame({'a': [0, 1, 0, 1, 0, 1], 0: [1, 1, 0, 0, 1, 0]})\nprint(cross_val_score(DecisionTreeClassifier(random_state=0), X, [0, 1, 0, 1, 0, 1], cv=2).mean().round(3))",
+    after: "import pandas as pd\nfrom sklearn.model_selection import cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nX = pd.DataFrame({'a': [0, 1, 0, 1, 0, 1], 0: [1, 1, 0, 0, 1, 0]})\nprint(cross_val_score(DecisionTreeClassifier(random_state=0), X.to_numpy(), [0, 1, 0, 1, 0, 1], cv=2).mean().round(3))",
+    expect: '0.667',
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: "\nAll the 2 fits failed.\nIt is very likely that your model is misconfigured.\n--------\n2 fits failed with the following error:\nTypeError: Feature names are only supported if all input features have string names, but your input has ['int', 'str'] as feature name / column name types." } },
+  }],
+  *find(ctx) {
+    // Only on this error's evidence: other errors at the same call are other rules' business.
+    if (!MIXED_NAMES.test(ctx.nb.info.runtime?.evalue ?? '')) return;
+    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
+    const inputs: Array<{ call: SyntaxNode; x: SyntaxNode }> = [];
+    for (const { call } of ctx.methodCalls(X_FIRST)) {
+      const args = callArgs(call);
+      const x = args?.keywords.get('X')?.childForFieldName('value') ?? args?.positional[0];
+      if (args && x && !args.listSplat) inputs.push({ call, x });
+    }
+    for (const { call } of ctx.callsNamed(X_SECOND)) {
+      const args = callArgs(call);
+      const x = args?.keywords.get('X')?.childForFieldName('value') ?? args?.positional[1];
+      if (args && x && !args.listSplat) inputs.push({ call, x });
+    }
+    for (const { call, x } of inputs) {
+      // Literals and values already converted cannot be the mixed-label frame.
+      if (!onLine(call) || /\.(to_numpy|values)\b|np\.(asarray|array)\(/.test(x.text) || ['list', 'none', 'integer', 'float', 'string', 'dictionary'].includes(x.type)) continue;
+      yield { node: call, edits: [replaceNode(x, `${paren(x)}.to_numpy()`)] };
+    }
+  },
+});
