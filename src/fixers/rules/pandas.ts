@@ -1704,6 +1704,11 @@ const valueCountsNames = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = df['c'].value_counts().rename_axis(None).rename('c').reset_index()\nprint(t['index'].tolist(), t['c'].tolist())",
     expect: "['a', 'b'] [2, 1]",
     beforeError: 'KeyError',
+  }, {
+    before: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = pd.DataFrame(df['c'].value_counts())\nprint(t['c'].tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = pd.DataFrame(df['c'].value_counts().rename_axis(None).rename('c'))\nprint(t['c'].tolist())",
+    expect: '[2, 1]',
+    beforeError: 'KeyError',
   }],
   *find(ctx) {
     for (const { call, recv } of ctx.methodCalls(['value_counts'])) {
@@ -1721,6 +1726,11 @@ const valueCountsNames = rule({
         const next = attr.parent;
         if (next?.type !== 'call') break;
         cur = next;
+      }
+      // pd.DataFrame(s.value_counts()) names its column after the Series: 'count' now.
+      if (!reaches && call.parent?.type === 'argument_list' && call.parent.parent?.type === 'call') {
+        const outer = call.parent.parent;
+        reaches = ctx.qname(outer.childForFieldName('function')) === 'pandas.DataFrame' && callArgs(outer)?.positional[0]?.startIndex === call.startIndex;
       }
       if (!reaches) continue;
       yield { node: call, edits: [{ start: call.endIndex, end: call.endIndex, text: `.rename_axis(None).rename('${name}')` }] };
