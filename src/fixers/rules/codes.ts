@@ -240,6 +240,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-datetimeindex-week': 'PD118',
   'pandas-str-extract-expand': 'PD119',
   'pandas-pin-concat-sort': 'PD120',
+  'pandas-inplace-removed': 'PD121',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',
