@@ -241,6 +241,10 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-str-extract-expand': 'PD119',
   'pandas-pin-concat-sort': 'PD120',
   'pandas-inplace-removed': 'PD121',
+  'pandas-concat-join-axes': 'PD122',
+  'pandas-astype-categories': 'PD123',
+  'pandas-sortlevel': 'PD124',
+  'pandas-from-items': 'PD125',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',
