@@ -371,6 +371,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'mpl-cm-vega10': 'MPL047',
   'mpl-axis-normal': 'MPL048',
   'mpl-removed-rcparams': 'MPL049',
+  'mpl-ticklabels-count': 'MPL050',
   // seaborn (SNS)
   'seaborn-factorplot': 'SNS001',
   'seaborn-lvplot': 'SNS002',
