@@ -89,11 +89,42 @@ export function planMove(du: NotebookDefUse, counts: Map<number, number>, order:
   };
   if (definers(name).some((d) => pos(d) < failPos)) return undefined;
   if (!need(name, failCount, 0) || moved.size === 0) return undefined;
+  companions(du, counts, order, failPos, moved, need);
   const up = [...moved].sort((a, b) => counts.get(a)! - counts.get(b)!);
   const rest = order.filter((i) => !moved.has(i));
   const at = rest.indexOf(failingCell);
   const next = [...rest.slice(0, at), ...up, ...rest.slice(at)];
   return { order: next, moved: up, why: describeMove(up, failingCell, name, counts) };
+}
+
+/**
+ * Cells the author ran before a moved cell that sit between the failing cell and it in the file, and
+ * touch the state the moved cell reads (a cell filling `data`'s missing ages through a function
+ * call, before the cell that builds features from `data`): in the author's kernel the moved cell saw
+ * their effect, so they move with it, in recorded order. Def-use cannot see every in-place change
+ * (a helper function mutating its argument), so a shared name is the test; the recorded counts
+ * keep the move within the author's own order.
+ */
+function companions(du: NotebookDefUse, counts: Map<number, number>, order: number[], failPos: number, moved: Set<number>, need: (n: string, beforeCount: number, depth: number) => boolean): void {
+  const pos = (i: number) => order.indexOf(i);
+  const queue = [...moved];
+  while (queue.length) {
+    const m = queue.shift()!;
+    const reads = new Set(du.byCell.get(m)?.uses ?? []);
+    const mCount = counts.get(m)!;
+    for (const c of order) {
+      const cCount = counts.get(c);
+      if (moved.has(c) || pos(c) <= failPos || pos(c) >= pos(m) || cCount === undefined || cCount >= mCount) continue;
+      const info = du.byCell.get(c);
+      const touches = [...(info?.defines ?? []), ...(info?.mutates ?? []), ...(info?.uses ?? [])].some((n) => reads.has(n));
+      if (!touches) continue;
+      // It must run where it lands: what it reads is available there, or moves too.
+      const trial = new Set(moved);
+      moved.add(c);
+      if (!(info?.uses ?? []).every((u) => !du.cells.some((x) => x.defines.includes(u)) || need(u, cCount, 1))) { moved.clear(); for (const x of trial) moved.add(x); continue; }
+      queue.push(c);
+    }
+  }
 }
 
 export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {

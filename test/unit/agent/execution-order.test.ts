@@ -27,6 +27,20 @@ describe('execution order', () => {
     assert.match(r!.why, /cell 3 \[2\], cell 2 \[4\] before cell 1 \[5\]/);
   });
 
+  it('a cell the author ran before the moved one, touching what it reads, moves with it (in recorded order)', async () => {
+    const cells = ['def fill(d):\n    d["age"] = 30\ndata = {"age": None}', 'print(features)', 'fill(data)', 'features = dict(data)'];
+    const nb = withCounts(cells, [1, 9, 5, 7]);
+    const r = await orderForNameError(nb, nb, 1, 'features');
+    assert.deepEqual(r?.order, [0, 2, 3, 1]);
+    assert.deepEqual(r?.moved, [2, 3]);
+    // Run after the moved cell by the author: it stays where it is.
+    const after = withCounts(cells, [1, 9, 8, 7]);
+    assert.deepEqual((await orderForNameError(after, after, 1, 'features'))?.order, [0, 3, 1, 2]);
+    // Touching nothing the moved cell reads: it stays too.
+    const unrelated = withCounts(['data = {}', 'print(features)', 'x = 2', 'features = dict(data)'], [1, 9, 5, 7]);
+    assert.deepEqual((await orderForNameError(unrelated, unrelated, 1, 'features'))?.order, [0, 3, 1, 2]);
+  });
+
   it('no order repair when the name is never defined, defined earlier, or defined later and run later', async () => {
     const never = withCounts(['print(x)'], [1]);
     assert.equal(await orderForNameError(never, never, 0, 'x'), undefined);
