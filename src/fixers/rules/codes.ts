@@ -425,6 +425,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'scipy-linalg-pinv2': 'SP028',
   'scipy-linalg-tril': 'SP029',
   'scipy-linalg-triu': 'SP030',
+  'scipy-boxcox-bracket': 'SP031',
   // statsmodels (SM)
   'statsmodels-arima-model': 'SM001',
   'statsmodels-seasonal-decompose-freq': 'SM002',

@@ -25,6 +25,7 @@ import { sklearnMixedFeatureNames } from './sklearn-mixed-feature-names.js';
 import { pandasConcatSort } from './pandas-concat-sort.js';
 import { dropUnusedFailingImport } from './unused-import.js';
 import { colabOnly } from './colab.js';
+import { scipyBoxcoxBracket } from './scipy-bracket.js';
 import { mplTicklabelsCount } from './matplotlib-ticklabels.js';
 import { pandasInplaceRemoved } from './pandas-inplace.js';
 import { pandasReshapedCalls } from './pandas-reshaped-calls.js';
@@ -32,7 +33,7 @@ import { pandasMissingLabelsReindex } from './pandas-missing-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, mplTicklabelsCount, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, pandasConcatSort, pandasInplaceRemoved, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, pandasConcatSort, pandasInplaceRemoved, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {
