@@ -62,9 +62,14 @@ export type CellRecord = z.infer<typeof CellRecord>;
 /** An exception the author's record says this cell raises (see agent/stored-errors.ts). */
 export type ExpectedError = NonNullable<CellRecord['expectedError']>;
 
-/** The running cell's exception is the one the record expects (a SyntaxError's subclasses included). */
+/**
+ * The running cell's exception is the one the record expects (a SyntaxError's subclasses included).
+ * Where the author's run failed on a missing module, it never ran the rest of the cell: whatever that
+ * code raises here, on a machine that has the module, is outside the record as well.
+ */
 export function isExpected(expected: ExpectedError | undefined, ename: string): boolean {
   if (!expected) return false;
+  if (expected.ename === 'ModuleNotFoundError' || expected.ename === 'ImportError') return true;
   return expected.ename === ename || (expected.ename === 'SyntaxError' && (ename === 'IndentationError' || ename === 'TabError'));
 }
 

@@ -137,6 +137,20 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c: any) => c.original === 891 && c.ok && !c.unjudged));
   });
 
+  it("a cell whose recorded run stopped at a missing module is the author's error whatever the rest of it raises here", async () => {
+    // The author lacked the module (the import failed); here it is installed and the code after it fails differently.
+    const nb = withStoredOutputs(makeNotebook([
+      'x = 20',
+      'import numpy as np\nnp.array([1, 2]).reshape(3)',
+      'print("after", x + 1)',
+    ]), { 2: 'after 21\n' });
+    (nb.cells[1] as any).outputs = [{ output_type: 'error', ename: 'ModuleNotFoundError', evalue: "No module named 'numpy'", traceback: [] }];
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /raised as the author's record has it: cell 1 ValueError/);
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
   it("errors the author's own run raised are part of the record; a cell the author interrupted is not run", async () => {
     const nb = withStoredOutputs(makeNotebook([
       'x = 20',

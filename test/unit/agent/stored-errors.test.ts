@@ -28,3 +28,12 @@ test("stored error outputs and never-run cells are the author's record", () => {
   assert.ok(isExpected(m.get(2), 'IndentationError'));
   assert.ok(!isExpected(m.get(2), 'NameError'));
 });
+
+test("a cell whose recorded run stopped at a missing module: any error of the rest of it is the author's too", () => {
+  const missing = { ename: 'ModuleNotFoundError', reason: 'the original run raised ModuleNotFoundError in this cell too' };
+  assert.ok(isExpected(missing, 'ModuleNotFoundError'));
+  assert.ok(isExpected(missing, 'ValueError'), 'the author never ran the code after the import');
+  assert.ok(isExpected({ ename: 'ImportError', reason: '' }, 'KeyError'));
+  // Any other recorded error stands for that exception only.
+  assert.ok(!isExpected({ ename: 'KeyError', reason: '' }, 'ValueError'));
+});
