@@ -321,6 +321,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-logistic-l1-solver': 'SK073',
   'sklearn-return-train-score': 'SK074',
   'sklearn-mixed-feature-names': 'SK075',
+  'sklearn-integral-float-parameter': 'SK076',
   // matplotlib (MPL)
   'mpl-hist-normed': 'MPL001',
   'mpl-seaborn-styles': 'MPL002',

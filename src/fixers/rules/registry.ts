@@ -22,6 +22,7 @@ import { sklearnObjectLabels } from './sklearn-object-labels.js';
 import { sklearnLogisticL1 } from './sklearn-logistic-l1.js';
 import { sklearnTrainScores } from './sklearn-train-scores.js';
 import { sklearnMixedFeatureNames } from './sklearn-mixed-feature-names.js';
+import { sklearnIntegralFloat } from './sklearn-integral-float.js';
 import { pandasConcatSort } from './pandas-concat-sort.js';
 import { dropUnusedFailingImport } from './unused-import.js';
 import { colabOnly } from './colab.js';
@@ -33,7 +34,7 @@ import { pandasMissingLabelsReindex } from './pandas-missing-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, pandasConcatSort, pandasInplaceRemoved, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnIntegralFloat, pandasConcatSort, pandasInplaceRemoved, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {

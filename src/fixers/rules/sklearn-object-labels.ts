@@ -19,6 +19,8 @@ const FIT_METHODS = ['fit', 'partial_fit', 'fit_predict', 'fit_transform', 'scor
 /** Functions whose third positional argument is the target (estimator, X, y). */
 const TARGET_THIRD = ['cross_val_score', 'cross_val_predict', 'cross_validate', 'learning_curve', 'validation_curve', 'permutation_test_score'];
 
+const UNKNOWN_LABELS = /Unknown label type: '?unknown'?/;
+
 export const sklearnObjectLabels: Rule = rule({
   id: 'sklearn-object-dtype-labels',
   library: 'scikit-learn',
@@ -27,7 +29,7 @@ export const sklearnObjectLabels: Rule = rule({
   new: 'clf.fit(X, data[:, -1].astype(int))',
   removedIn: '0.17',
   trigger: 'error',
-  errors: [err('ValueError', /Unknown label type: '?unknown'?/)],
+  errors: [err('ValueError', UNKNOWN_LABELS)],
   link: 'https://scikit-learn.org/stable/whats_new/v0.17.html',
   message: "since scikit-learn 0.17 classifiers reject a target of object dtype (numbers stored as objects, e.g. sliced from a mixed frame's .values): give the labels a numeric dtype",
   triggers: [...FIT_METHODS, ...TARGET_THIRD],
@@ -39,6 +41,8 @@ export const sklearnObjectLabels: Rule = rule({
     context: { runtime: { ename: 'ValueError', evalue: "Unknown label type: unknown. Maybe you are trying to fit a classifier, which expects discrete classes on a regression target with continuous values." } },
   }],
   *find(ctx) {
+    // Only on this error's evidence (other errors at a fit call are other rules' business).
+    if (!UNKNOWN_LABELS.test(ctx.nb.info.runtime?.evalue ?? '')) return;
     const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
     const targets: Array<{ call: SyntaxNode; y: SyntaxNode }> = [];
     for (const { call } of ctx.methodCalls(FIT_METHODS)) {

@@ -1,0 +1,81 @@
+/**
+ * scikit-learn 1.2 validates every estimator parameter against declared constraints
+ * (`_parameter_constraints`, InvalidParameterError): "The 'max_iter' parameter of LassoCV must be an
+ * int in the range [1, inf). Got 10000000.0 instead." Old notebooks wrote counts as floats —
+ * `max_iter=1e7`, `n_estimators=1e3`, `max_depth=5.0`, grids of `np.linspace(...)` depths — and older
+ * releases used them as the integers they are. Where the constraint is int-only (not "or a float",
+ * which gives floats another meaning) and the value is a whole number, the repair writes it as an int.
+ *
+ * Recognised from the runtime error (the message names the parameter and the value), at the failing
+ * line's calls, and in the failing cell's parameter grids (`{'max_depth': [3.0, 5.0]}`).
+ */
+import type { SyntaxNode } from '../python/parser.js';
+import type { Rule, RuleMatch, TextEdit } from './types.js';
+import { err, rule } from './helpers.js';
+import { replaceNode, stringValue } from './tree.js';
+import { onFrameLines } from './traceback.js';
+
+const INT_ONLY = /The '(\w+)' parameter of \w+ must be an int in the range [[(][^\]\)]*[\])](?: or None)?\. Got (-?[\d.]+(?:e[+-]?\d+)?) instead/;
+
+/** A numeric literal (`1e7`, `10.0`, `-3.`) with a whole value, written as an int; else undefined. */
+function asInt(node: SyntaxNode): string | undefined {
+  if (node.type !== 'float' && node.type !== 'integer') return undefined;
+  const v = Number(node.text.replace(/_/g, ''));
+  return Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? String(v) : undefined;
+}
+
+/** Edits turning the whole-number floats of `value` (a literal, or a list/tuple of them) into ints. */
+function intEdits(value: SyntaxNode): TextEdit[] {
+  if (value.type === 'float') {
+    const i = asInt(value);
+    return i === undefined ? [] : [replaceNode(value, i)];
+  }
+  if (value.type === 'list' || value.type === 'tuple') return value.namedChildren.filter((n): n is SyntaxNode => !!n && n.type === 'float').flatMap(intEdits);
+  return [];
+}
+
+export const sklearnIntegralFloat: Rule = rule({
+  id: 'sklearn-integral-float-parameter',
+  library: 'scikit-learn',
+  title: 'whole numbers written as floats for integer parameters (max_iter=1e7)',
+  old: 'LassoCV(max_iter=1e7)',
+  new: 'LassoCV(max_iter=10000000)',
+  removedIn: '1.2',
+  trigger: 'error',
+  errors: [err('InvalidParameterError', INT_ONLY), err('ValueError', INT_ONLY)],
+  link: 'https://scikit-learn.org/stable/whats_new/v1.2.html#changes-impacting-all-modules',
+  message: 'since scikit-learn 1.2 parameters are validated and this one must be an int; the value is a whole number written as a float, which older releases used as that int',
+  fixtures: [{
+    before: "import numpy as np\nfrom sklearn.linear_model import LogisticRegression\nX = np.arange(20.0).reshape(10, 2)\ny = np.arange(10) % 2\nprint(LogisticRegression(max_iter=1e3, C=1.0).fit(X, y).n_iter_.shape)",
+    after: "import numpy as np\nfrom sklearn.linear_model import LogisticRegression\nX = np.arange(20.0).reshape(10, 2)\ny = np.arange(10) % 2\nprint(LogisticRegression(max_iter=1000, C=1.0).fit(X, y).n_iter_.shape)",
+    expect: '(1,)',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_iter' parameter of LogisticRegression must be an int in the range [0, inf). Got 1000.0 instead." } },
+  }, {
+    before: "import numpy as np\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.model_selection import GridSearchCV\nX = np.arange(40.0).reshape(20, 2)\ny = np.arange(20) % 2\ngrid = {'max_depth': [2.0, 3.0], 'min_samples_leaf': [1]}\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=2, error_score='raise').fit(X, y)\nprint(g.best_params_['max_depth'])",
+    after: "import numpy as np\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.model_selection import GridSearchCV\nX = np.arange(40.0).reshape(20, 2)\ny = np.arange(20) % 2\ngrid = {'max_depth': [2, 3], 'min_samples_leaf': [1]}\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=2, error_score='raise').fit(X, y)\nprint(g.best_params_['max_depth'])",
+    expect: '2',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_depth' parameter of DecisionTreeClassifier must be an int in the range [1, inf) or None. Got 2.0 instead." } },
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    const m = INT_ONLY.exec(ctx.nb.info.runtime?.evalue ?? '');
+    if (!m) return;
+    const [, param, got] = m;
+    if (!Number.isInteger(Number(got))) return;
+    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
+    // The keyword in a call on the failing line.
+    for (const kw of ctx.nodes('keyword_argument')) {
+      if (kw.childForFieldName('name')?.text !== param || !onLine(kw)) continue;
+      const edits = intEdits(kw.childForFieldName('value')!);
+      if (edits.length) yield { node: kw, edits };
+    }
+    // A grid in this cell: {'max_depth': [3.0, 5.0]} or {'clf__max_depth': ...}.
+    for (const pair of ctx.nodes('pair')) {
+      const key = stringValue(pair.childForFieldName('key'));
+      if (key !== param && !key?.endsWith(`__${param}`)) continue;
+      const edits = intEdits(pair.childForFieldName('value')!);
+      if (edits.length) yield { node: pair, edits };
+    }
+  },
+});
