@@ -707,6 +707,11 @@ export function cellCache(cell: ParsedCell): CellCache {
   return c;
 }
 
+/** Forget a disposed cell's lookups (engine.ts disposeCell). */
+export function releaseCellCache(cell: ParsedCell): void {
+  caches.delete(cell);
+}
+
 const segmentCache = new WeakMap<object, Set<string>>();
 
 function lastSegments(qnames: Set<string>): Set<string> {

@@ -129,6 +129,11 @@ export interface Args {
 
 const argsCache = new WeakMap<object, Map<number, Args | undefined>>();
 
+/** Forget the argument lists read from a deleted tree (engine.ts disposeCell). */
+export function releaseArgs(tree: SyntaxTree): void {
+  argsCache.delete(tree);
+}
+
 export function callArgs(call: SyntaxNode): Args | undefined {
   const tree = (call as unknown as { tree: object }).tree;
   let m = argsCache.get(tree);
