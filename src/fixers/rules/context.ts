@@ -607,6 +607,8 @@ export interface AttrInfo {
   nameNode: SyntaxNode;
 }
 
+const ASCII_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** Per-tree lookups built once (reading node fields goes through WASM and is not free). */
 export class CellCache {
   private _calls?: Map<string, CallInfo[]>;
@@ -675,6 +677,15 @@ export class CellCache {
 
   private _tokens: Set<string> | undefined;
 
+  /**
+   * Could the cell have an identifier spelled `name`? No when `name` is an ASCII name that is no
+   * word of its text (tokens() is a superset of the identifiers, as dispatch relies on): asking
+   * after a name a cell never mentions then builds none of its identifier nodes.
+   */
+  mayHaveIdentifier(name: string): boolean {
+    return !ASCII_NAME.test(name) || this.tokens().has(name);
+  }
+
   identifiers(): Map<string, SyntaxNode[]> {
     if (this._idents) return this._idents;
     const m = new Map<string, SyntaxNode[]>();
@@ -694,6 +705,11 @@ export function cellCache(cell: ParsedCell): CellCache {
   let c = caches.get(cell);
   if (!c) caches.set(cell, (c = new CellCache(cell)));
   return c;
+}
+
+/** Forget a disposed cell's lookups (engine.ts disposeCell). */
+export function releaseCellCache(cell: ParsedCell): void {
+  caches.delete(cell);
 }
 
 const segmentCache = new WeakMap<object, Set<string>>();
@@ -737,6 +753,7 @@ export class CellContext {
 
   /** Identifier nodes of this cell with this text. */
   identifiers(name: string): SyntaxNode[] {
+    if (!this.cache.mayHaveIdentifier(name)) return [];
     return this.cache.identifiers().get(name) ?? [];
   }
 

@@ -11,13 +11,13 @@ import type { Finding, FixType } from '../../core/patch.js';
 import { parsePython } from '../python/parser.js';
 import { maskIPython, overlapsMasked } from '../python/ipython.js';
 import { applyTextEdits } from '../python/edits.js';
-import { indexTree } from './tree.js';
+import { indexTree, releaseArgs } from './tree.js';
 import { RuleDispatch } from './dispatch.js';
-import { CellContext, NotebookContext, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
+import { CellContext, NotebookContext, releaseCellCache, type EnvironmentInfo, type ParsedCell, type RuntimeEvidence, type DataFacts } from './context.js';
 import type { EraHint, Rule, RuleMatch, TextEdit } from './types.js';
 import { Era, normalizeVersions, ruleAppliesToEnvironment } from './versions.js';
 import { codeOf, ruleFilter } from './selection.js';
-import { suppressedBy } from './suppression.js';
+import { releaseSuppressions, suppressedBy } from './suppression.js';
 
 export interface EngineOptions {
   /** Rules to consider (default: every registered rule). */
@@ -71,7 +71,21 @@ export async function parseCell(index: number, source: string): Promise<ParsedCe
 }
 
 export function disposeCells(cells: Iterable<ParsedCell | undefined>): void {
-  for (const c of cells) c?.tree.delete();
+  for (const c of cells) if (c) disposeCell(c);
+}
+
+/**
+ * Delete a cell's tree and drop what the per-cell caches (WeakMaps keyed by the cell or its tree)
+ * hold for it. A cell that lived through a young-generation GC sits in the old generation until the
+ * next full GC, and its cache entries with it; everything those entries reach (lookup maps, nodes,
+ * their memos) then survived every young GC too and was copied and promoted: two fifths of what a
+ * scan allocated, when the entries were left for the full GC to clear.
+ */
+export function disposeCell(cell: ParsedCell): void {
+  cell.tree.delete();
+  releaseArgs(cell.tree);
+  releaseCellCache(cell);
+  releaseSuppressions(cell);
 }
 
 export async function parseNotebookCells(nb: Notebook): Promise<ParsedCell[]> {
@@ -336,13 +350,13 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
           if (!parsed) { next.push(cell); continue; }
           if (errorCount(parsed) > errorCount(cell)) {
             // The rewrite parses worse: try the accepted matches one by one, keep the good ones.
-            parsed.tree.delete();
+            disposeCell(parsed);
             const { cell: kept, applied } = await applyOneByOne(cell, accepted, blocked);
-            if (kept !== cell) { cell.tree.delete(); changed = true; record(rulesByCell, cell.index, applied); }
+            if (kept !== cell) { disposeCell(cell); changed = true; record(rulesByCell, cell.index, applied); }
             next.push(kept);
             continue;
           }
-          cell.tree.delete();
+          disposeCell(cell);
           next.push(parsed);
           record(rulesByCell, cell.index, accepted);
           changed = true;
@@ -397,12 +411,12 @@ async function applyOneByOne(cell: ParsedCell, accepted: RawFinding[], blocked: 
     const { text } = applyFindings(cell.source, [f]);
     const parsed = await parseCell(cell.index, text);
     if (parsed && errorCount(parsed) <= errorCount(cell)) {
-      if (cur !== cell) cur.tree.delete();
+      if (cur !== cell) disposeCell(cur);
       cur = parsed;
       applied.push(f);
       break; // one at a time; the fixpoint loop continues from the new text
     }
-    parsed?.tree.delete();
+    if (parsed) disposeCell(parsed);
     blocked.add(key(f));
   }
   return { cell: cur, applied };

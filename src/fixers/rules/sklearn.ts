@@ -1,6 +1,6 @@
 /** scikit-learn: module moves (0.20-0.24), renamed parameters and values (1.0-1.4), and default pins (0.22, 1.2, 1.4). */
 import type { SyntaxNode } from '../python/parser.js';
-import type { CellContext, NotebookContext } from './context.js';
+import { cellCache, type CellContext, type NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveModules, moveImportedNames } from './helpers.js';
 import { addArgument, callArgs, isPure, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf, type Args } from './tree.js';
@@ -870,6 +870,7 @@ const lossNames = rule({
 
 const MAX_FEATURES_CLASSIFIERS = ['RandomForestClassifier', 'ExtraTreesClassifier', 'DecisionTreeClassifier', 'ExtraTreeClassifier', 'GradientBoostingClassifier'];
 const MAX_FEATURES_REGRESSORS = ['RandomForestRegressor', 'ExtraTreesRegressor', 'DecisionTreeRegressor', 'ExtraTreeRegressor', 'GradientBoostingRegressor'];
+const MAX_FEATURES_NAMES = [...MAX_FEATURES_CLASSIFIERS, ...MAX_FEATURES_REGRESSORS];
 
 const maxFeaturesAuto = rule({
   id: 'sklearn-max-features-auto',
@@ -902,7 +903,7 @@ const maxFeaturesAuto = rule({
     context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_features' parameter of RandomForestClassifier must be an int in the range [1, inf), a float in the range (0.0, 1.0], a str among {'sqrt', 'log2'} or None. Got 'auto' instead." } },
   }],
   *find(ctx) {
-    for (const { args, name } of sklearnCalls(ctx, [...MAX_FEATURES_CLASSIFIERS, ...MAX_FEATURES_REGRESSORS])) {
+    for (const { args, name } of sklearnCalls(ctx, MAX_FEATURES_NAMES)) {
       const v = kwValue(args.keywords.get('max_features'));
       if (!v || stringValue(v) !== 'auto') continue;
       yield { node: v, edits: [replaceNode(v, MAX_FEATURES_CLASSIFIERS.includes(name) ? `${quoteOf(v)}sqrt${quoteOf(v)}` : '1.0')] };
@@ -912,6 +913,7 @@ const maxFeaturesAuto = rule({
     const kind = ctx.nb.memo('max-features-kind', () => {
       const kinds = new Set<string>();
       for (const c of ctx.nb.cells) {
+        if (!MAX_FEATURES_NAMES.some((n) => cellCache(c).mayHaveIdentifier(n))) continue;
         for (const id of c.idx.byType.get('identifier') ?? []) {
           if (MAX_FEATURES_CLASSIFIERS.includes(id.text)) kinds.add('classifier');
           else if (MAX_FEATURES_REGRESSORS.includes(id.text)) kinds.add('regressor');

@@ -40,6 +40,11 @@ export function cellSuppressions(cell: ParsedCell): Suppression[] {
   return out;
 }
 
+/** Forget a disposed cell's directives (engine.ts disposeCell). */
+export function releaseSuppressions(cell: ParsedCell): void {
+  cache.delete(cell);
+}
+
 /** The directive that silences `rule` in this cell, if any. */
 export function suppressedBy(cell: ParsedCell, rule: Rule): string | undefined {
   for (const s of cellSuppressions(cell)) {

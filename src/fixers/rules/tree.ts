@@ -15,37 +15,62 @@ export interface TreeIndex {
 /**
  * Node types the rules and the context look up in (nearly) every cell; indexed in one native
  * traversal. Types only rare cells need (`string`, `string_start`, `expression_statement`: the
- * backtick, ur'' and bare-print rules run behind gates) are collected on first use instead: they
- * were a quarter of the nodes built per cell.
+ * backtick, ur'' and bare-print rules run behind gates; `keyword_argument` and `pair`, read by a
+ * few library rules in about one cell in thirty) are collected on first use instead: they were a
+ * quarter of the nodes built per cell, and every node built is kept for the whole notebook.
  */
 export const INDEXED_TYPES = [
   '<>', 'assignment', 'as_pattern_target', 'attribute', 'augmented_assignment', 'binary_operator', 'call',
   'class_definition', 'except_clause', 'exec_statement', 'for_in_clause', 'for_statement',
   'function_definition', 'future_import_statement', 'global_statement', 'import_from_statement',
-  'import_statement', 'integer', 'keyword_argument', 'lambda_parameters', 'named_expression', 'nonlocal_statement',
-  'pair', 'parameters', 'print_statement', 'raise_statement', 'subscript', 'tuple_pattern',
+  'import_statement', 'integer', 'lambda_parameters', 'named_expression', 'nonlocal_statement',
+  'parameters', 'print_statement', 'raise_statement', 'subscript', 'tuple_pattern',
 ];
+
+/** Indexed type -> its slot in NodesByType.indexed. */
+const SLOT = new Map(INDEXED_TYPES.map((t, i) => [t, i]));
+
+/**
+ * INDEXED_TYPES as the argument of descendantsOfType, which maps the names to symbol ids on every
+ * call by asking `types.includes(name)` for each of the grammar's ~270 symbols: with the array's
+ * own `includes` answered by SLOT, that costs one lookup each instead of a scan of the list (it
+ * was half of the time of indexing a small cell).
+ */
+const INDEXED_TYPES_ARG: string[] = Object.assign([...INDEXED_TYPES], { includes: (t: string) => SLOT.has(t) });
+
+/** The list of a type the cell has no node of (shared, so frozen: a caller must never add to it). */
+const NONE: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
 
 /**
  * A cell's nodes by type, in document order. Types not in INDEXED_TYPES are collected on first use
  * (a plain class, not a Proxy over a Map: every lookup went through a trap that bound a new closure).
+ * Every cell's index lives as long as its notebook is scanned, so it is kept small: indexed types
+ * sit in a fixed array of exact-size lists (most cells have nodes of a few types only; the others
+ * share one empty list), and the map of other types is made when one is first asked for.
  */
 export class NodesByType {
-  private readonly lists = new Map<string, SyntaxNode[]>();
+  private others: Map<string, SyntaxNode[]> | undefined;
 
-  constructor(private readonly root: SyntaxNode) {}
+  constructor(
+    private readonly root: SyntaxNode,
+    private readonly indexed: readonly SyntaxNode[][],
+    /** ERROR nodes and MISSING nodes (found by indexTree's walk, not by type). */
+    private readonly errorNodes: SyntaxNode[],
+    private readonly missing: SyntaxNode[],
+  ) {}
 
   get(type: string): SyntaxNode[] {
-    let l = this.lists.get(type);
+    const slot = SLOT.get(type);
+    if (slot !== undefined) return this.indexed[slot];
+    if (type === 'ERROR') return this.errorNodes;
+    if (type === 'MISSING') return this.missing;
+    const others = (this.others ??= new Map());
+    let l = others.get(type);
     if (!l) {
       l = this.root.descendantsOfType(type).filter((n): n is SyntaxNode => !!n);
-      this.lists.set(type, l);
+      others.set(type, l);
     }
     return l;
-  }
-
-  set(type: string, nodes: SyntaxNode[]): void {
-    this.lists.set(type, nodes);
   }
 }
 
@@ -55,16 +80,22 @@ export class NodesByType {
  */
 export function indexTree(tree: SyntaxTree): TreeIndex {
   const root = tree.rootNode;
-  const byType = new NodesByType(root);
-  const lists = new Map<string, SyntaxNode[]>();
-  for (const t of INDEXED_TYPES) {
-    const l: SyntaxNode[] = [];
-    lists.set(t, l);
-    byType.set(t, l);
+  const found = root.descendantsOfType(INDEXED_TYPES_ARG);
+  // Count first, then fill lists of exact size (growing arrays by push leaves spare capacity).
+  const slots = new Int32Array(found.length);
+  const counts = new Int32Array(INDEXED_TYPES.length);
+  for (let i = 0; i < found.length; i++) {
+    const node = found[i];
+    const slot = node ? SLOT.get(node.type) : undefined;
+    slots[i] = slot ?? -1;
+    if (slot !== undefined) counts[slot]++;
   }
-  for (const node of root.descendantsOfType(INDEXED_TYPES)) {
-    if (!node) continue;
-    lists.get(node.type)?.push(node);
+  const indexed: SyntaxNode[][] = [];
+  for (let t = 0; t < INDEXED_TYPES.length; t++) indexed.push(counts[t] ? new Array<SyntaxNode>(counts[t]) : NONE);
+  counts.fill(0);
+  for (let i = 0; i < found.length; i++) {
+    const slot = slots[i];
+    if (slot >= 0) indexed[slot][counts[slot]++] = found[i]!;
   }
   // ERROR nodes (its symbol id cannot go through descendantsOfType): walk only into subtrees that have errors.
   const errorNodes: SyntaxNode[] = [];
@@ -76,8 +107,7 @@ export function indexTree(tree: SyntaxTree): TreeIndex {
     for (const c of n.children) if (c && (c.hasError || c.isError || c.isMissing)) visit(c);
   };
   if (root.hasError) visit(root);
-  byType.set('ERROR', errorNodes);
-  byType.set('MISSING', missing);
+  const byType = new NodesByType(root, indexed, errorNodes.length ? errorNodes : NONE, missing.length ? missing : NONE);
   const errors: Array<[number, number]> = errorNodes.map((e) => [e.startIndex, e.endIndex]);
   return { byType, errors };
 }
@@ -98,6 +128,11 @@ export interface Args {
 }
 
 const argsCache = new WeakMap<object, Map<number, Args | undefined>>();
+
+/** Forget the argument lists read from a deleted tree (engine.ts disposeCell). */
+export function releaseArgs(tree: SyntaxTree): void {
+  argsCache.delete(tree);
+}
 
 export function callArgs(call: SyntaxNode): Args | undefined {
   const tree = (call as unknown as { tree: object }).tree;
