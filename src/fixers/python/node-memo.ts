@@ -47,6 +47,17 @@ function memoOf(node: Memoized): Memo {
   return m;
 }
 
+/**
+ * Drop what a node of a deleted tree remembers (engine.ts disposeCell). A node built early in a
+ * notebook's scan is often promoted to the old generation while the scan runs; its memo, filled in
+ * later, stays young, and a young-generation GC keeps every young object an old one points to, dead
+ * or alive: through the memo, the children it caches and their memos survive each young GC after
+ * the notebook is done, until the next full GC.
+ */
+export function forgetNodeReads(node: Node): void {
+  (node as Memoized).nbmMemo = undefined;
+}
+
 function getter(proto: object, name: string): (this: Node) => unknown {
   const d = Object.getOwnPropertyDescriptor(proto, name);
   if (!d?.get) throw new Error(`web-tree-sitter Node has no getter ${name}`);

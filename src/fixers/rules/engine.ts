@@ -83,6 +83,7 @@ export function disposeCells(cells: Iterable<ParsedCell | undefined>): void {
  */
 export function disposeCell(cell: ParsedCell): void {
   cell.tree.delete();
+  cell.idx.byType.release();
   releaseArgs(cell.tree);
   releaseCellCache(cell);
   releaseSuppressions(cell);

@@ -4,6 +4,7 @@
  * a per-tree index by node type so each rule does not walk the tree again.
  */
 import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
+import { forgetNodeReads } from '../python/node-memo.js';
 import type { TextEdit } from '../python/edits.js';
 
 export interface TreeIndex {
@@ -71,6 +72,15 @@ export class NodesByType {
       others.set(type, l);
     }
     return l;
+  }
+
+  /** Forget what the listed nodes of a deleted tree remember, and the lists built on demand (forgetNodeReads says why). */
+  release(): void {
+    for (const l of this.indexed) for (const n of l) forgetNodeReads(n);
+    for (const n of this.errorNodes) forgetNodeReads(n);
+    for (const n of this.missing) forgetNodeReads(n);
+    if (this.others) for (const l of this.others.values()) for (const n of l) forgetNodeReads(n);
+    this.others = undefined;
   }
 }
 
