@@ -151,6 +151,17 @@ export class NotebookContext {
   private readonly memos = new Map<string, unknown>();
   private readonly qnames = new Map<string, string | undefined>();
 
+  /**
+   * Empty the caches once the rules have run: this context, made when the scan starts, is often
+   * promoted to the old generation before it ends, and a young GC keeps whatever young objects an
+   * old one points to, dead or not, so its memos (nodes, lookup maps) would otherwise be copied and
+   * promoted after the notebook is done, until the next full GC.
+   */
+  release(): void {
+    this.memos.clear();
+    this.qnames.clear();
+  }
+
   /** Notebook-wide values computed once per pass (cross-cell facts rules need for every cell). */
   memo<T>(key: string, fn: () => T): T {
     if (this.memos.has(key)) return this.memos.get(key) as T;
@@ -617,6 +628,11 @@ export class CellCache {
 
   constructor(private readonly cell: ParsedCell) {}
 
+  release(): void {
+    this._calls = this._attrs = this._idents = undefined;
+    this._strings = this._tokens = undefined;
+  }
+
   callsByName(): Map<string, CallInfo[]> {
     if (this._calls) return this._calls;
     const m = new Map<string, CallInfo[]>();
@@ -707,8 +723,9 @@ export function cellCache(cell: ParsedCell): CellCache {
   return c;
 }
 
-/** Forget a disposed cell's lookups (engine.ts disposeCell). */
+/** Forget a disposed cell's lookups (engine.ts disposeCell), emptying them too: see NotebookContext.release. */
 export function releaseCellCache(cell: ParsedCell): void {
+  caches.get(cell)?.release();
   caches.delete(cell);
 }
 

@@ -257,6 +257,7 @@ export async function scanCells(nb: Notebook, cells: ParsedCell[], allRules: rea
   const pins = kinds.includes('score-calibration')
     ? runRules(ctx, selectRules(allRules, opts, info.env, ['score-calibration']))
     : [];
+  ctx.release();
   const { findings, suppressed } = splitFindings([...repair, ...pins]);
   const order = (a: EngineFinding, b: EngineFinding) => a.cell - b.cell || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId);
   return { findings: findings.sort(order), suppressed: suppressed.sort(order), pythonMajor: info.pythonMajor };
@@ -329,6 +330,7 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
       addEraEvidence(info.era, repair);
       const pins = kinds.includes('score-calibration') ? runRules(ctx, selectRules(allRules, opts, info.env, ['score-calibration'])) : [];
       ({ findings: original, suppressed } = splitFindings([...(kinds.includes('error-repair') ? repair : []), ...pins]));
+      ctx.release();
     }
     const phases: FixType[][] = [];
     if (kinds.includes('error-repair')) phases.push(['error-repair']);
@@ -339,6 +341,7 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
       for (let pass = 0; pass < MAX_PASSES; pass++) {
         const ctx = new NotebookContext(cells, info);
         const raw = runRules(ctx, rules).filter((f) => f.edits.length && !blocked.has(key(f)));
+        ctx.release();
         if (raw.length === 0) break;
         let changed = false;
         const next: ParsedCell[] = [];
@@ -371,6 +374,7 @@ export async function fixCells(nb: Notebook, allRules: readonly Rule[], opts: En
       .filter((f) => !f.suppressed)
       .map((f) => (blocked.has(key(f)) ? { ...f, edits: [], note: 'not rewritten: the rewrite would not parse' } : f))
       .map(toFinding);
+    finalCtx.release();
     const changes: CellChange[] = [];
     for (const cell of cells) {
       const before = initial.get(cell.index)!;
