@@ -1696,7 +1696,8 @@ const valueCountsNames = rule({
   old: "df['c'].value_counts().reset_index()  # columns: index, c",
   new: "df['c'].value_counts().rename_axis(None).rename('c').reset_index()",
   removedIn: '2.0',
-  errors: [err('KeyError', /^'index'$|\['index'\]/)],
+  // 'index' after reset_index(); the column's own name after to_frame() / pd.DataFrame(...).
+  errors: [err('KeyError', /^'index'$|\['index'\]|^'[^']+'$/)],
   link: 'https://pandas.pydata.org/docs/whatsnew/v2.0.0.html#value-counts-sets-the-resulting-name-to-count',
   message: "value_counts() results are named 'count' with an index named after the column since pandas 2.0; before, reset_index() gave the columns 'index' and the column name: rename_axis(None).rename(col) keeps the old names",
   fixtures: [{
