@@ -1710,6 +1710,12 @@ const valueCountsNames = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = pd.DataFrame(df['c'].value_counts().rename_axis(None).rename('c'))\nprint(t['c'].tolist())",
     expect: '[2, 1]',
     beforeError: 'KeyError',
+  }, {
+    // The result kept in a variable and reset in a later statement.
+    before: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nvc = df['c'].value_counts()\nt = vc.reset_index()\nprint(t['index'].tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nvc = df['c'].value_counts().rename_axis(None).rename('c')\nt = vc.reset_index()\nprint(t['index'].tolist())",
+    expect: "['a', 'b']",
+    beforeError: 'KeyError',
   }],
   *find(ctx) {
     for (const { call, recv } of ctx.methodCalls(['value_counts'])) {
@@ -1729,15 +1735,43 @@ const valueCountsNames = rule({
         cur = next;
       }
       // pd.DataFrame(s.value_counts()) names its column after the Series: 'count' now.
-      if (!reaches && call.parent?.type === 'argument_list' && call.parent.parent?.type === 'call') {
-        const outer = call.parent.parent;
-        reaches = ctx.qname(outer.childForFieldName('function')) === 'pandas.DataFrame' && callArgs(outer)?.positional[0]?.startIndex === call.startIndex;
+      if (!reaches) reaches = framedByDataFrame(ctx, call);
+      // vc = s.value_counts() ... vc.reset_index() (later, maybe in another cell): the names show there.
+      if (!reaches && call.parent?.type === 'assignment' && call.parent.childForFieldName('right')?.startIndex === call.startIndex) {
+        const left = call.parent.childForFieldName('left');
+        if (left?.type === 'identifier') reaches = namesShowLater(ctx, left.text, call);
       }
       if (!reaches) continue;
       yield { node: call, edits: [{ start: call.endIndex, end: call.endIndex, text: `.rename_axis(None).rename('${name}')` }] };
     }
   },
 });
+
+/** `pd.DataFrame(<node>)` with the node as the first positional argument. */
+function framedByDataFrame(ctx: CellContext, node: SyntaxNode): boolean {
+  if (node.parent?.type !== 'argument_list' || node.parent.parent?.type !== 'call') return false;
+  const outer = node.parent.parent;
+  return ctx.qname(outer.childForFieldName('function')) === 'pandas.DataFrame' && callArgs(outer)?.positional[0]?.startIndex === node.startIndex;
+}
+
+/**
+ * Does a variable assigned a value_counts() result reach reset_index() / to_frame() / pd.DataFrame(...)
+ * after its assignment (its only one), where the result's names show?
+ */
+function namesShowLater(ctx: CellContext, name: string, assigned: SyntaxNode): boolean {
+  const uses = ctx.nb.identifiers(name);
+  const bindings = uses.filter(({ node }) => node.parent?.type === 'assignment' && node.parent.childForFieldName('left')?.startIndex === node.startIndex);
+  if (bindings.length !== 1) return false;
+  return uses.some(({ node, cell }) => {
+    if (cell < ctx.index || (cell === ctx.index && node.startIndex <= assigned.startIndex)) return false;
+    const p = node.parent;
+    if (p?.type === 'attribute' && p.childForFieldName('object')?.startIndex === node.startIndex) {
+      const m = p.childForFieldName('attribute')?.text;
+      return (m === 'reset_index' || m === 'to_frame') && p.parent?.type === 'call';
+    }
+    return p?.type === 'argument_list' && p.parent?.type === 'call' && ctx.nb.qname(p.parent.childForFieldName('function')!, cell) === 'pandas.DataFrame' && callArgs(p.parent)?.positional[0]?.startIndex === node.startIndex;
+  });
+}
 
 const MULTIDIM = /Multi-dimensional indexing \(e\.g\. `obj\[:, None\]`\) is no longer supported/;
 
