@@ -14,7 +14,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule } from './helpers.js';
 import { callArgs, isPure, replaceNode } from './tree.js';
-import { onFrameLines } from './traceback.js';
+import { atRuntimeError } from './traceback.js';
 
 const MISMATCH = /The number of FixedLocator locations \(\d+\), usually from a call to set_ticks, does not match the number of (tick)?labels \(\d+\)/;
 
@@ -53,8 +53,9 @@ export const mplTicklabelsCount: Rule = rule({
     context: { runtime: { ename: 'ValueError', evalue: 'The number of FixedLocator locations (3), usually from a call to set_ticks, does not match the number of labels (4).' } },
   }],
   *find(ctx): Generator<RuleMatch> {
-    if (!MISMATCH.test(ctx.nb.info.runtime?.evalue ?? '')) return;
-    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
+    const at = atRuntimeError(ctx, MISMATCH);
+    if (!at) return;
+    const { onLine } = at;
     // ax.set_xticklabels(labels): the axes' own tick count.
     for (const { call, recv, name } of ctx.methodCalls(['set_xticklabels', 'set_yticklabels'])) {
       const args = callArgs(call);

@@ -15,7 +15,7 @@
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule } from './helpers.js';
 import { addArgument, callArgs } from './tree.js';
-import { onFrameLines } from './traceback.js';
+import { atRuntimeError } from './traceback.js';
 
 const NO_BRACKET = /The algorithm terminated without finding a valid bracket/;
 
@@ -39,8 +39,9 @@ export const scipyBoxcoxBracket: Rule = rule({
     context: { runtime: { ename: 'BracketError', evalue: 'The algorithm terminated without finding a valid bracket. Consider trying different initial points.' } },
   }],
   *find(ctx): Generator<RuleMatch> {
-    if (!NO_BRACKET.test(ctx.nb.info.runtime?.evalue ?? '')) return;
-    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
+    const at = atRuntimeError(ctx, NO_BRACKET);
+    if (!at) return;
+    const { onLine } = at;
     for (const { call, qname } of ctx.callsTo(['scipy.stats.boxcox_normmax', 'scipy.stats.boxcox'])) {
       const args = callArgs(call);
       if (!args || args.splat || !onLine(call) || args.keywords.has('optimizer') || args.keywords.has('brack')) continue;

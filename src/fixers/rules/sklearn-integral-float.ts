@@ -13,7 +13,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
 import { replaceNode, stringValue } from './tree.js';
-import { onFrameLines } from './traceback.js';
+import { atRuntimeError } from './traceback.js';
 
 const INT_ONLY = /The '(\w+)' parameter of \w+ must be an int in the range [[(][^\]\)]*[\])](?: or None)?\. Got (-?[\d.]+(?:e[+-]?\d+)?) instead/;
 
@@ -59,11 +59,11 @@ export const sklearnIntegralFloat: Rule = rule({
     context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_depth' parameter of DecisionTreeClassifier must be an int in the range [1, inf) or None. Got 2.0 instead." } },
   }],
   *find(ctx): Generator<RuleMatch> {
-    const m = INT_ONLY.exec(ctx.nb.info.runtime?.evalue ?? '');
-    if (!m) return;
-    const [, param, got] = m;
+    const at = atRuntimeError(ctx, INT_ONLY);
+    if (!at) return;
+    const [, param, got] = at.match;
     if (!Number.isInteger(Number(got))) return;
-    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
+    const { onLine } = at;
     // The keyword in a call on the failing line.
     for (const kw of ctx.nodes('keyword_argument')) {
       if (kw.childForFieldName('name')?.text !== param || !onLine(kw)) continue;

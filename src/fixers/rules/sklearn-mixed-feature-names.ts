@@ -13,7 +13,7 @@
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
 import { callArgs, paren, replaceNode } from './tree.js';
-import { onFrameLines } from './traceback.js';
+import { atRuntimeError } from './traceback.js';
 import type { SyntaxNode } from '../python/parser.js';
 
 /** Estimator methods whose first positional argument (or `X=`) is the feature matrix. */
@@ -51,9 +51,9 @@ export const sklearnMixedFeatureNames: Rule = rule({
     context: { runtime: { ename: 'ValueError', evalue: "\nAll the 2 fits failed.\nIt is very likely that your model is misconfigured.\n--------\n2 fits failed with the following error:\nTypeError: Feature names are only supported if all input features have string names, but your input has ['int', 'str'] as feature name / column name types." } },
   }],
   *find(ctx) {
-    // Only on this error's evidence: other errors at the same call are other rules' business.
-    if (!MIXED_NAMES.test(ctx.nb.info.runtime?.evalue ?? '')) return;
-    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
+    const at = atRuntimeError(ctx, MIXED_NAMES);
+    if (!at) return;
+    const { onLine } = at;
     const inputs: Array<{ call: SyntaxNode; x: SyntaxNode }> = [];
     for (const { call } of ctx.methodCalls(X_FIRST)) {
       const args = callArgs(call);

@@ -11,7 +11,7 @@
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
 import { callArgs, paren, replaceNode } from './tree.js';
-import { onFrameLines } from './traceback.js';
+import { atRuntimeError } from './traceback.js';
 import type { SyntaxNode } from '../python/parser.js';
 
 /** Methods whose second positional argument is the target. */
@@ -41,9 +41,9 @@ export const sklearnObjectLabels: Rule = rule({
     context: { runtime: { ename: 'ValueError', evalue: "Unknown label type: unknown. Maybe you are trying to fit a classifier, which expects discrete classes on a regression target with continuous values." } },
   }],
   *find(ctx) {
-    // Only on this error's evidence (other errors at a fit call are other rules' business).
-    if (!UNKNOWN_LABELS.test(ctx.nb.info.runtime?.evalue ?? '')) return;
-    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index);
+    const at = atRuntimeError(ctx, UNKNOWN_LABELS);
+    if (!at) return;
+    const { onLine } = at;
     const targets: Array<{ call: SyntaxNode; y: SyntaxNode }> = [];
     for (const { call } of ctx.methodCalls(FIT_METHODS)) {
       const args = callArgs(call);

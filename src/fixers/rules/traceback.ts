@@ -5,7 +5,7 @@
  * Those lines identify the cell directly, whatever the header's form: the frame is the cell whose
  * source has exactly these lines at these numbers.
  */
-import type { RuntimeFrame } from './context.js';
+import type { CellContext, RuntimeFrame } from './context.js';
 import type { SyntaxNode } from '../python/parser.js';
 
 const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
@@ -47,4 +47,14 @@ export function notebookFrames(traceback: readonly string[], sources: readonly s
 export function onFrameLines(frames: readonly RuntimeFrame[], cell: number): (n: SyntaxNode) => boolean {
   const lines = frames.filter((f) => f.cell === cell).map((f) => f.line);
   return (n) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+}
+
+/**
+ * For a rule fired by one error: the message's match and the test for the traceback's lines, when the
+ * runtime evidence is that error (else undefined: other errors at the same code are other rules').
+ */
+export function atRuntimeError(ctx: CellContext, pattern: RegExp): { match: RegExpExecArray; onLine: (n: SyntaxNode) => boolean } | undefined {
+  const rt = ctx.nb.info.runtime;
+  const match = rt ? pattern.exec(rt.evalue) : null;
+  return match ? { match, onLine: onFrameLines(rt!.frames ?? [], ctx.index) } : undefined;
 }
