@@ -28,7 +28,7 @@ export async function ixPositionalPatches(nb: Notebook, failingCell: number, err
   try {
     const cell = cells.find((c) => c.index === failingCell);
     if (!cell) return [];
-    const onLine = onFrameLines(frames, failingCell);
+    const onLine = onFrameLines(frames, failingCell, cell.tree.rootNode);
     const subs = cell.tree.rootNode.descendantsOfType('subscript').filter((s): s is SyntaxNode => !!s && onLine(s) && locAttr(s) !== undefined);
     const toIloc = new Map<number, TextEdit[]>();
     const colPositions = new Map<number, TextEdit[]>();

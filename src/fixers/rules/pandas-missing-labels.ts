@@ -13,6 +13,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
 import { replaceNode } from './tree.js';
+import { onFrameLines } from './traceback.js';
 
 export const pandasMissingLabelsReindex: Rule = rule({
   id: 'pandas-missing-labels-reindex',
@@ -36,8 +37,7 @@ export const pandasMissingLabelsReindex: Rule = rule({
   *find(ctx) {
     const rt = ctx.nb.info.runtime;
     if (!rt || !/not in index/.test(rt.evalue)) return;
-    const lines = rt.frames.filter((f) => f.cell === ctx.index).map((f) => f.line);
-    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => l >= n.startPosition.row + 1 && l <= n.endPosition.row + 1);
+    const onLine = onFrameLines(rt.frames, ctx.index, ctx.root);
     const missing = [...rt.evalue.matchAll(/'([^']*)'/g)].map((m) => m[1]);
     for (const sub of ctx.nodes('subscript')) {
       if (!onLine(sub) || sub.parent?.type === 'assignment' && sub.parent.childForFieldName('left')?.startIndex === sub.startIndex) continue;

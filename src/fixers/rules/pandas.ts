@@ -30,7 +30,7 @@ function withImport(ref: { edit?: TextEdit }, edits: TextEdit[]): TextEdit[] {
 function onErrorLine(ctx: CellContext, re: RegExp): ((n: SyntaxNode) => boolean) | undefined {
   const rt = ctx.nb.info.runtime;
   if (!rt || !re.test(rt.evalue)) return undefined;
-  return onFrameLines(rt.frames, ctx.index);
+  return onFrameLines(rt.frames, ctx.index, ctx.root);
 }
 
 /** Names every assignment of which (`x = <right>`, anywhere in the notebook) satisfies `test`. */

@@ -30,7 +30,7 @@ export async function plotKeywordPatches(nb: Notebook, failingCell: number, erro
     const cell = cells.find((c) => c.index === failingCell);
     if (!cell) return [];
     const src = sourceText(nb.cells[failingCell]!.source);
-    const onLine = onFrameLines(frames, failingCell);
+    const onLine = onFrameLines(frames, failingCell, cell.tree.rootNode);
     const calls = cell.tree.rootNode.descendantsOfType('call').filter((c): c is SyntaxNode => !!c && onLine(c));
     for (const kw of named) {
       const edits = new Map<number, TextEdit[]>();

@@ -43,7 +43,7 @@ export async function floatIndexPatches(nb: Notebook, failingCell: number, error
 function indexTargets(cells: ParsedCell[], failingCell: number, frames: readonly RuntimeFrame[]): SyntaxNode[] {
   const failing = cells.find((c) => c.index === failingCell);
   if (!failing) return [];
-  const onLine = onFrameLines(frames, failingCell);
+  const onLine = onFrameLines(frames, failingCell, failing.tree.rootNode);
   // Expressions that must be integers, on the failing line.
   const targets: SyntaxNode[] = [];
   for (const s of failing.tree.rootNode.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));

@@ -9,6 +9,7 @@ import { cellCache, type CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule, deleteStatement, firstCellUsing, moveModules } from './helpers.js';
 import { addArgument, callArgs, callOf, kwValue, methodCall, paren, quoteOf, replaceNode, sameNode, stringValue } from './tree.js';
+import { onFrameLines } from './traceback.js';
 
 const PY3 = 'https://docs.python.org/3/whatsnew/3.0.html';
 const SYNTAX = (what: RegExp | string) => [err('SyntaxError', what)];
@@ -1044,17 +1045,17 @@ const mixedTypeOrder = rule({
     if (ctx.nb.pythonMajor !== 2 || ctx.nb.isBound('sorted')) return;
     const rt = ctx.nb.info.runtime;
     const lines = (rt?.frames ?? []).filter((f) => f.cell === ctx.index).map((f) => f.line);
+    const onLine = onFrameLines(rt?.frames ?? [], ctx.index, ctx.root);
     for (const { call } of ctx.callsNamed(['sorted'])) {
       const fn = call.childForFieldName('function');
       if (fn?.type !== 'identifier') continue;
       const args = callArgs(call);
       if (!args || args.splat || args.keywords.has('key') || args.positional.length !== 1) continue;
-      if (lines.length && !lines.some((l) => call.startPosition.row + 1 <= l && call.endPosition.row + 1 >= l)) continue;
+      if (!onLine(call)) continue;
       yield { node: call, edits: [addArgument(args, `key=${PY2_ORDER_KEY}`)] };
     }
     // Only where the error is (its line when the traceback gives one): these names are too common.
     if (!rt || (!lines.length && rt.frames.length)) return;
-    const onLine = (n: SyntaxNode) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
     for (const { call, fn } of ctx.callsTo(['numpy.sort'])) {
       const args = callArgs(call);
       const mod = fn.type === 'attribute' ? fn.childForFieldName('object')?.text : undefined;

@@ -11,6 +11,7 @@ import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { parseNotebookCells, disposeCells } from './engine.js';
 import type { RuntimeFrame } from './context.js';
+import { onFrameLines } from './traceback.js';
 
 const METHODS = new Set(['fit', 'transform', 'fit_transform', 'predict', 'predict_proba', 'predict_log_proba', 'decision_function', 'score', 'inverse_transform']);
 
@@ -18,15 +19,15 @@ export async function reshape1dPatches(nb: Notebook, cell: number, evalue: strin
   if (!/Expected 2D array, got 1D array instead/.test(evalue)) return [];
   const cells = await parseNotebookCells(nb);
   try {
-    const here = frames.filter((f) => f.cell === cell).map((f) => f.line);
     const parsed = cells.find((c) => c.index === cell);
     if (!parsed) return [];
+    const atError = onFrameLines(frames, cell, parsed.tree.rootNode);
     const args: SyntaxNode[] = [];
     const walk = (n: SyntaxNode) => {
       if (n.type === 'call') {
         const fn = n.childForFieldName('function');
         const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : undefined;
-        const onLine = !here.length || here.some((l) => l >= n.startPosition.row + 1 && l <= n.endPosition.row + 1);
+        const onLine = atError(n);
         const first = n.childForFieldName('arguments')?.namedChildren.find((a) => a && a.type !== 'comment' && a.type !== 'keyword_argument');
         if (name && METHODS.has(name) && onLine && first && ['identifier', 'attribute', 'subscript', 'call'].includes(first.type) && !/reshape\(|\[\[/.test(first.text)
           && !(first.type === 'subscript' && first.childForFieldName('subscript')?.type === 'string')) args.push(first);

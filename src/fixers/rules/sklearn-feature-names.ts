@@ -10,6 +10,7 @@
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
 import { callArgs, replaceNode } from './tree.js';
+import { onFrameLines } from './traceback.js';
 
 const METHODS = ['predict', 'predict_proba', 'predict_log_proba', 'decision_function', 'transform', 'score', 'staged_predict', 'staged_predict_proba'];
 
@@ -33,8 +34,8 @@ export const sklearnFeatureNamesByPosition: Rule = rule({
     beforeError: 'ValueError',
   }],
   *find(ctx) {
-    const frameLines = ctx.nb.info.runtime?.frames.filter((f) => f.cell === ctx.index).map((f) => f.line) ?? [];
-    const calls = [...ctx.methodCalls(METHODS)].filter(({ call }) => !frameLines.length || frameLines.some((l) => l >= call.startPosition.row + 1 && l <= call.endPosition.row + 1));
+    const onLine = onFrameLines(ctx.nb.info.runtime?.frames ?? [], ctx.index, ctx.root);
+    const calls = [...ctx.methodCalls(METHODS)].filter(({ call }) => onLine(call));
     if (!calls.length) return;
     const np = ctx.moduleRef('numpy', 'np');
     if (!np) return;

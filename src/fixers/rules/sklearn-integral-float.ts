@@ -57,6 +57,13 @@ export const sklearnIntegralFloat: Rule = rule({
     expect: '2',
     beforeError: 'InvalidParameterError',
     context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_depth' parameter of DecisionTreeClassifier must be an int in the range [1, inf) or None. Got 2.0 instead." } },
+  }, {
+    // Python names the `.fit` line of a statement over several lines; the keyword sits above it.
+    before: "import numpy as np\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import RobustScaler\nfrom sklearn.linear_model import LassoCV\nX = np.arange(40.0).reshape(20, 2)\ny = X[:, 0] * 2.0 + 1.0\nm = make_pipeline(RobustScaler(),\n                  LassoCV(max_iter=1e5,\n                          alphas=[0.001, 0.01])).fit(X, y)\nprint(m[-1].alpha_)",
+    after: "import numpy as np\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import RobustScaler\nfrom sklearn.linear_model import LassoCV\nX = np.arange(40.0).reshape(20, 2)\ny = X[:, 0] * 2.0 + 1.0\nm = make_pipeline(RobustScaler(),\n                  LassoCV(max_iter=100000,\n                          alphas=[0.001, 0.01])).fit(X, y)\nprint(m[-1].alpha_)",
+    expect: '0.001',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_iter' parameter of LassoCV must be an int in the range [1, inf). Got 100000.0 instead.", lines: [9] } },
   }],
   *find(ctx): Generator<RuleMatch> {
     const at = atRuntimeError(ctx, INT_ONLY);

@@ -40,13 +40,40 @@ export function notebookFrames(traceback: readonly string[], sources: readonly s
   return frames;
 }
 
+/** Compound statements: a line in their header is not the whole statement (their body is other lines). */
+const COMPOUND = new Set(['if_statement', 'for_statement', 'while_statement', 'try_statement', 'with_statement', 'match_statement', 'function_definition', 'class_definition', 'decorated_definition']);
+
 /**
- * A test that a node spans a line the traceback's frames name in `cell` (any node when they name
- * none there): error-built repairs edit where the error is, not every look-alike in the cell.
+ * The rows (0-based, inclusive) of the simple statement holding 1-based `line` under `root`, or that
+ * line alone. Python names one line of a statement that spans several — 3.13 names the line of the
+ * call being made, so `make_pipeline(LassoCV(max_iter=1e7,\n ...)).fit(X, y)` fails "at" the `.fit`
+ * line while the argument at fault sits two lines above, in the same statement.
  */
-export function onFrameLines(frames: readonly RuntimeFrame[], cell: number): (n: SyntaxNode) => boolean {
+export function statementRows(root: SyntaxNode, line: number): [number, number] {
+  const row = line - 1;
+  let node: SyntaxNode | null = root;
+  while (node) {
+    let next: SyntaxNode | null = null;
+    for (const child of node.namedChildren) {
+      if (child && child.startPosition.row <= row && child.endPosition.row >= row) { next = child; break; }
+    }
+    if (!next) break;
+    if (next.type.endsWith('_statement') && !COMPOUND.has(next.type)) return [next.startPosition.row, next.endPosition.row];
+    node = next;
+  }
+  return [row, row];
+}
+
+/**
+ * A test that a node lies on a line the traceback's frames name in `cell` (any node when they name
+ * none there): error-built repairs edit where the error is, not every look-alike in the cell. With the
+ * cell's `root`, "the line" is the whole simple statement holding it (see statementRows).
+ */
+export function onFrameLines(frames: readonly RuntimeFrame[], cell: number, root?: SyntaxNode): (n: SyntaxNode) => boolean {
   const lines = frames.filter((f) => f.cell === cell).map((f) => f.line);
-  return (n) => !lines.length || lines.some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+  if (!lines.length) return () => true;
+  const spans = lines.map((l): [number, number] => (root ? statementRows(root, l) : [l - 1, l - 1]));
+  return (n) => spans.some(([a, b]) => n.startPosition.row <= b && n.endPosition.row >= a);
 }
 
 /**
@@ -56,5 +83,5 @@ export function onFrameLines(frames: readonly RuntimeFrame[], cell: number): (n:
 export function atRuntimeError(ctx: CellContext, pattern: RegExp): { match: RegExpExecArray; onLine: (n: SyntaxNode) => boolean } | undefined {
   const rt = ctx.nb.info.runtime;
   const match = rt ? pattern.exec(rt.evalue) : null;
-  return match ? { match, onLine: onFrameLines(rt!.frames ?? [], ctx.index) } : undefined;
+  return match ? { match, onLine: onFrameLines(rt!.frames ?? [], ctx.index, ctx.root) } : undefined;
 }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { notebookFrames } from '../../../src/fixers/rules/traceback.js';
+import { notebookFrames, onFrameLines, statementRows } from '../../../src/fixers/rules/traceback.js';
+import { parsePython } from '../../../src/fixers/python/parser.js';
 
 // As the fixed environment's kernel prints it (ipykernel 6 / IPython 9, captured from a real run).
 const TB = [
@@ -38,5 +39,35 @@ describe('notebookFrames', () => {
     ];
     const src = "def clean(d):\n    # sort it\n    d = list(d)\n    return sorted(d)\n\nout = clean([1, 'a'])";
     assert.deepEqual(notebookFrames(tb, ['x = 1', src], 1), [{ cell: 1, line: 6 }, { cell: 1, line: 4, function: 'clean' }]);
+  });
+});
+
+describe('statementRows / onFrameLines with the cell tree', () => {
+  // Python 3.13 names the line of the call being made: the `.fit(X, y)` line, not the argument's.
+  const src = "from x import *\nm = make_pipeline(Scaler(),\n                  LassoCV(max_iter=1e7,\n                          alphas=[1])).fit(X, y)\nfor i in range(3):\n    y = f(i,\n          k=2)\nz = 1";
+  it('a line of a multi-line statement stands for the whole statement', () => {
+    const tree = parsePython(src);
+    try {
+      assert.deepEqual(statementRows(tree.rootNode, 4), [1, 3]);
+      assert.deepEqual(statementRows(tree.rootNode, 2), [1, 3]);
+      // Inside a loop's body: the body's statement, not the loop.
+      assert.deepEqual(statementRows(tree.rootNode, 6), [5, 6]);
+      // A compound statement's header is its own line only.
+      assert.deepEqual(statementRows(tree.rootNode, 5), [4, 4]);
+      assert.deepEqual(statementRows(tree.rootNode, 8), [7, 7]);
+    } finally {
+      tree.delete();
+    }
+  });
+  it('a keyword two lines above the failing line is on it; other statements are not', () => {
+    const tree = parsePython(src);
+    try {
+      const kws = tree.rootNode.descendantsOfType('keyword_argument').filter((n) => !!n);
+      const withRoot = onFrameLines([{ cell: 0, line: 4 }], 0, tree.rootNode);
+      const lineOnly = onFrameLines([{ cell: 0, line: 4 }], 0);
+      assert.deepEqual(kws.map((k) => [k!.text, withRoot(k!), lineOnly(k!)]), [['max_iter=1e7', true, false], ['alphas=[1]', true, true], ['k=2', false, false]]);
+    } finally {
+      tree.delete();
+    }
   });
 });
