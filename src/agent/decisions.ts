@@ -8,6 +8,7 @@ import type { RuleFinding } from '../fixers/rules/index.js';
 import { missingPath } from '../fixers/rules/missing-path.js';
 import { localModuleMissing } from '../executor/project-files.js';
 import type { Notebook } from '../core/notebook.js';
+import type { ExpectedError } from '../core/run-result.js';
 import { unboundName } from './unbound-name.js';
 import { budgetStop, type Budgets } from './budgets.js';
 import type { Diagnosis } from './diagnosis.js';
@@ -91,6 +92,18 @@ export function stuckStop(input: {
     return { reason: 'unfixable', detail: `cell ${d.cell} reaches for the internet (${d.error.ename}: ${d.error.evalue.slice(0, 120)}); runs have no network, so what it downloads is an input this run does not have` };
   }
   return { reason: 'no-fix-available', detail: `${input.llm.enabled ? 'no fixer' : 'no rule (rules only: ' + input.llm.reason + ')'} proposes a patch for cell ${d.cell}: ${d.why}` };
+}
+
+/**
+ * A cell the author never ran fails here and nothing repairs it: its error has no record to be held
+ * to — whether it ever ran on the author's machine is unknown (trailing submission cells, half-written
+ * code, a cell whose inputs the author dropped). It joins the author's errors, named as such in the
+ * verdict, and the run goes on to the cells that do have a record. Only exceptions: a timeout or a
+ * dead kernel still stops the loop, and so does anything in a cell the author ran.
+ */
+export function excuseNeverRun(d: FixDiagnosis, stop: Stop, neverRun: ReadonlySet<number>): ExpectedError | undefined {
+  if (!d.error || !neverRun.has(d.cell) || (stop.reason !== 'no-fix-available' && stop.reason !== 'unfixable')) return undefined;
+  return { ename: d.error.ename, neverRun: true, reason: `the author never ran this cell (no execution count, no outputs); here it raises ${d.error.ename} and no fix applies (${stop.detail.slice(0, 200)})` };
 }
 
 /** A failure to reach a host: name resolution, refused or unreachable network, in urllib, requests or sockets. */

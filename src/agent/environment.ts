@@ -5,7 +5,7 @@
  * so the loop's paths run in milliseconds.
  */
 import type { Notebook } from '../core/notebook.js';
-import type { CellRecord, RunResult, RunStatus } from '../core/run-result.js';
+import type { CellRecord, ExpectedError, RunResult, RunStatus } from '../core/run-result.js';
 import type { Sandbox } from '../executor/types.js';
 import type { ExecEvent } from '../executor/run-notebook.js';
 import type { RunMode } from './events.js';
@@ -45,6 +45,11 @@ export interface Environment {
   runResult(state: RunState): RunResult;
   /** Name, versions and Python of the environment (the LLM's context, the report). */
   readonly description: Sandbox['environment'];
+  /**
+   * From now on, `cell` raising `expected.ename` is part of the record, not a failure (a cell the
+   * author never ran, see decisions.excuseNeverRun). Optional: without it the loop stops instead.
+   */
+  excuse?(cell: number, expected: ExpectedError): void;
   /** One live value described (type, shape, dtypes, head), by name only: the model's `inspect` tool. */
   inspect?(name: string): Promise<string>;
 }

@@ -4,7 +4,7 @@
  * subscribe to the same stream, so none of them re-reads a file to learn what happened.
  * The JSON Schema of a trajectory line is generated from src/core/trajectory-schema.ts.
  */
-import type { CellRecord, RunStatus } from '../core/run-result.js';
+import type { CellRecord, ExpectedError, RunStatus } from '../core/run-result.js';
 import type { FixRecord, StopReason } from '../core/modernize-report.js';
 import type { CellEdit as Edit, PatchSource } from '../core/patch.js';
 import type { ExecEvent } from '../executor/run-notebook.js';
@@ -32,6 +32,7 @@ export type AgentEvent =
   | { type: 'fix'; fix: FixRecord; edits: Edit[]; changes: Array<{ cell: number; before: string; after: string }>; error?: { ename: string; evalue: string } }
   | { type: 'rejected'; source: string; reason: string; edits?: Edit[] }
   | ({ type: 'reexecution'; step: number; candidate?: number } & Reexecution)
+  | { type: 'excused'; cell: number; expected: ExpectedError }
   | { type: 'stop'; reason: StopReason; detail: string }
   | { type: 'verdict'; verdict: VerdictResult };
 

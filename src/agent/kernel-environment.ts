@@ -36,8 +36,11 @@ export class KernelEnvironment implements Environment {
   private staged: StagedManifest | undefined;
   readonly project;
   private startedAt = new Date();
+  /** The stored errors, and the errors excused since (never-run cells). */
+  private readonly expectedErrors: Map<number, ExpectedError>;
 
   private constructor(readonly sandbox: Sandbox, readonly session: KernelSession, private readonly o: KernelEnvironmentOptions) {
+    this.expectedErrors = new Map(o.expectedErrors);
     const req = o.request.project;
     // The output dir may lie inside the project: keep it out of the copy.
     this.project = req ? { request: { ...req, exclude: [...(req.exclude ?? []), ...relInside(req.dir, o.outDir)] }, selection: selectProjectFiles(req) } : undefined;
@@ -60,6 +63,10 @@ export class KernelEnvironment implements Environment {
   get kernelName(): string { return this.session.kernelName; }
   get description(): Sandbox['environment'] { return this.sandbox.environment; }
 
+  excuse(cell: number, expected: ExpectedError): void {
+    this.expectedErrors.set(cell, expected);
+  }
+
   inspect(name: string): Promise<string> {
     return this.session.inspect(name);
   }
@@ -78,7 +85,7 @@ export class KernelEnvironment implements Environment {
     const spentBefore = prev ? prev.cells.filter((c) => c.index < req.fromCell).reduce((s, c) => s + (c.durationMs ?? 0), 0) : 0;
     const res = await executeCells(input, sess, {
       ...(req.order ? { order: req.order } : {}),
-      ...(this.o.expectedErrors.size ? { expectedErrors: this.o.expectedErrors, followsAuthorError: authorErrorConsequence(() => analyzeNotebook(input)) } : {}),
+      ...(this.expectedErrors.size ? { expectedErrors: this.expectedErrors, followsAuthorError: authorErrorConsequence(() => analyzeNotebook(input)) } : {}),
       deadline: Date.now() + this.o.timeoutS * 1000 - spentBefore,
       cellTimeoutMs: this.o.cellTimeoutS * 1000,
       allowErrors: false,

@@ -12,7 +12,7 @@ import type { Patch } from '../core/patch.js';
 import { RESEEDED_KERNEL } from '../executor/kernel-session.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { ProgressTracker, type Budgets } from './budgets.js';
-import { attemptOutcome, needsRecheck, nextMove, stuckStop, type Stop } from './decisions.js';
+import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, stuckStop, type Stop } from './decisions.js';
 import { diagnose } from './diagnosis.js';
 import type { Environment, RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
@@ -42,6 +42,8 @@ export interface LoopInput {
   forbiddenPaths: string[];
   /** Why a problem no fixer addressed cannot be fixed (see decisions.stuckStop). */
   stuck: { findings: readonly RuleFinding[]; project?: { files: string[]; dir: string }; dataFiles: readonly string[]; hasData: boolean; llm: { enabled: boolean; reason: string } };
+  /** Code cells the author never ran (stored-errors.neverRunByAuthor): their unrepaired errors are excused. */
+  neverRun?: ReadonlySet<number>;
   signal?: AbortSignal;
 }
 
@@ -147,7 +149,16 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         lastPatched = diagnosis.signature;
         continue;
       }
-      if (!patch) return done(stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }));
+      if (!patch) {
+        const stop = stuckStop({ diagnosis, notebook: bench.work, ...d.stuck });
+        const excused = env.excuse && d.neverRun ? excuseNeverRun(diagnosis, stop, d.neverRun) : undefined;
+        if (!excused) return done(stop);
+        env.excuse!(diagnosis.cell, excused);
+        emit({ type: 'excused', cell: diagnosis.cell, expected: excused });
+        state = await runner.reexecute(step, [diagnosis.cell], state, kernelStale);
+        kernelStale = false;
+        continue;
+      }
 
       // validate -> apply -> re-execute
       const check = await bench.check(patch, d.forbiddenPaths);

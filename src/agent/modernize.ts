@@ -28,7 +28,7 @@ import { DEFAULT_VERIFY_LIMITS, type VerifyLimits } from './generate-verify.js';
 import { readDataFacts } from './data-facts.js';
 import { hasStructuralEdits, layoutCells, reorderCells } from './execution-order.js';
 import { deletedReason } from '../fixers/llm/index.js';
-import { storedErrors } from './stored-errors.js';
+import { neverRunByAuthor, storedErrors } from './stored-errors.js';
 import type { AgentEvent } from './events.js';
 import { KernelEnvironment } from './kernel-environment.js';
 import { modernizationLoop, type LoopOutcome } from './loop.js';
@@ -116,6 +116,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         findings, dataFiles, hasData: Boolean(opts.sandbox.data), llm: { enabled: Boolean(provider), reason: llmReason },
         ...(project ? { project: { files: project.selection.files.map((f) => f.rel), dir: project.request.dir } } : {}),
       },
+      neverRun: neverRunByAuthor(original),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     for (let next = await stream.next(); ; next = await stream.next()) {

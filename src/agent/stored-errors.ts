@@ -14,10 +14,23 @@ import type { ExpectedError } from '../core/run-result.js';
 import type { ExecuteCellsOptions } from '../executor/run-notebook.js';
 import type { NotebookDefUse } from '../fixers/python/defuse.js';
 
+/**
+ * Code cells the author never ran: in a notebook with execution counts, a non-empty code cell with
+ * no count and no outputs. (A notebook without any counts says nothing about which cells ran.)
+ */
+export function neverRunByAuthor(nb: Notebook): Set<number> {
+  const out = new Set<number>();
+  if (!nb.cells.some((c) => c.cell_type === 'code' && typeof c.execution_count === 'number')) return out;
+  nb.cells.forEach((cell, index) => {
+    if (cell.cell_type === 'code' && cell.execution_count == null && !(cell.outputs ?? []).length && sourceText(cell.source).trim()) out.add(index);
+  });
+  return out;
+}
+
 /** Cell index -> the exception the author's record says that cell raises (code cells only). */
 export function storedErrors(nb: Notebook): Map<number, ExpectedError> {
   const out = new Map<number, ExpectedError>();
-  const counted = nb.cells.some((c) => c.cell_type === 'code' && typeof c.execution_count === 'number');
+  const neverRun = neverRunByAuthor(nb);
   nb.cells.forEach((cell, index) => {
     if (cell.cell_type !== 'code') return;
     for (const o of cell.outputs ?? []) {
@@ -27,8 +40,8 @@ export function storedErrors(nb: Notebook): Map<number, ExpectedError> {
         return;
       }
     }
-    if (counted && cell.execution_count == null && !(cell.outputs ?? []).length && sourceText(cell.source).trim()) {
-      out.set(index, { ename: 'SyntaxError', reason: 'the author never ran this cell (no execution count, no outputs) and it does not compile' });
+    if (neverRun.has(index)) {
+      out.set(index, { ename: 'SyntaxError', neverRun: true, reason: 'the author never ran this cell (no execution count, no outputs) and it does not compile' });
     }
   });
   return out;

@@ -51,7 +51,9 @@ export function decideVerdict(input: {
   const plural = (n: number, what: string): string => `${n} ${what} value${n > 1 ? 's' : ''}`;
   const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label'], ['stale', 'stale stored'], ['unreachable', 'unreachable stored']]
     .filter(([why]) => count(why!) > 0).map(([why, what]) => plural(count(why!), what!)).join(', ');
-  const asAuthor = run.cells.filter((c) => c.expectedError).map((c) => `cell ${c.index} ${c.expectedError!.ename}`);
-  const asAuthorNote = asAuthor.length ? `; raised as the author's record has it: ${asAuthor.join(', ')}` : '';
+  const named = (cells: typeof run.cells) => cells.map((c) => `cell ${c.index} ${c.expectedError!.ename}`).join(', ');
+  const asAuthor = run.cells.filter((c) => c.expectedError && !c.expectedError.neverRun);
+  const unrun = run.cells.filter((c) => c.expectedError?.neverRun);
+  const asAuthorNote = (asAuthor.length ? `; raised as the author's record has it: ${named(asAuthor)}` : '') + (unrun.length ? `; raised in cells the author never ran (no record to hold them to): ${named(unrun)}` : '');
   return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudgedNote ? ` (${unjudgedNote} not judged)` : ''}${asAuthorNote}`, oracle };
 }

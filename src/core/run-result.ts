@@ -54,6 +54,7 @@ export const CellRecord = z.object({
     ename: z.string(),
     reason: z.string(),
     after: z.number().int().optional().describe("set when the error follows from the author's own error in that earlier cell (a name only it binds): the cell's stored outputs cannot be reached"),
+    neverRun: z.boolean().optional().describe('the author never ran this cell (no execution count, no outputs in a notebook that has them): what it raises here has no record to hold it to'),
   }).optional()
     .describe("the cell raised (or, interrupted by its author, was not run) as in the notebook's stored outputs: part of the record, not a failure"),
 });

@@ -208,7 +208,7 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
     markCell(cell, run);
     const want = o.expectedErrors?.get(index);
     const expected = run.status !== 'error' || !run.error ? undefined
-      : isExpected(want, run.error.ename) ? { ename: run.error.ename, reason: want!.ename === run.error.ename ? want!.reason : `${want!.reason}; it stopped at a missing module there, so the ${run.error.ename} the rest of the cell raises here is outside the record too` }
+      : isExpected(want, run.error.ename) ? { ename: run.error.ename, ...(want!.neverRun ? { neverRun: true } : {}), reason: want!.ename === run.error.ename ? want!.reason : `${want!.reason}; it stopped at a missing module there, so the ${run.error.ename} the rest of the cell raises here is outside the record too` }
       : o.followsAuthorError?.(index, run.error, raisedAsAuthor);
     if (expected) {
       raisedAsAuthor.add(index);

@@ -151,6 +151,22 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it('a cell the author never ran fails here and no rule repairs it: excused and named, the recorded cells after it still judged', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'x = 20',
+      "import pandas as pd\npredictions = pd.DataFrame({'Name': ['Kelly, Mr. James']}).astype(float)",
+      'print("after", x + 1)',
+    ]), { 2: 'after 21\n' });
+    (nb.cells[0] as any).execution_count = 1;
+    (nb.cells[1] as any).execution_count = null;
+    (nb.cells[2] as any).execution_count = 2;
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /cells the author never ran \(no record to hold them to\): cell 1 ValueError/);
+    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.neverRun));
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
   it("errors the author's own run raised are part of the record; a cell the author interrupted is not run", async () => {
     const nb = withStoredOutputs(makeNotebook([
       'x = 20',

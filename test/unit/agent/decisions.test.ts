@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, needsRecheck, nextMove, runModeFor, stuckStop } from '../../../src/agent/decisions.js';
+import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, runModeFor, stuckStop } from '../../../src/agent/decisions.js';
 import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
 import type { FixDiagnosis } from '../../../src/agent/fixers.js';
 import type { RunState } from '../../../src/agent/environment.js';
@@ -60,5 +60,16 @@ describe('loop decisions', () => {
     const other = stuckStop({ ...common, diagnosis: drift, findings: [] });
     assert.equal(other.reason, 'no-fix-available');
     assert.match(other.detail, /rules only: no key/);
+  });
+
+  it('excuseNeverRun: only a never-run cell, only an error nothing fixes', () => {
+    const d = { kind: 'fix', fixType: 'error-repair', cell: 4, why: 'ValueError: x', signature: 's', error: { ename: 'ValueError', evalue: 'x', traceback: [] } } as unknown as FixDiagnosis;
+    const stop = { reason: 'no-fix-available' as const, detail: 'no rule proposes a patch' };
+    assert.equal(excuseNeverRun(d, stop, new Set([4]))?.ename, 'ValueError');
+    assert.equal(excuseNeverRun(d, stop, new Set([4]))?.neverRun, true);
+    assert.equal(excuseNeverRun(d, stop, new Set([3])), undefined);
+    assert.equal(excuseNeverRun(d, { reason: 'budget-exceeded', detail: '' } as any, new Set([4])), undefined);
+    const timeout = { ...d, error: undefined } as unknown as FixDiagnosis;
+    assert.equal(excuseNeverRun(timeout, stop, new Set([4])), undefined, 'a timeout or a dead kernel is not an error to excuse');
   });
 });

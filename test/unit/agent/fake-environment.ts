@@ -5,7 +5,7 @@
  */
 import type { Notebook } from '../../../src/core/notebook.js';
 import { sourceText } from '../../../src/core/notebook.js';
-import type { CellRecord, RunResult } from '../../../src/core/run-result.js';
+import type { CellRecord, ExpectedError, RunResult } from '../../../src/core/run-result.js';
 import type { Environment, RunRequest, RunState } from '../../../src/agent/environment.js';
 import type { Fixer, Proposal, Problem } from '../../../src/agent/fixers.js';
 import type { Patch } from '../../../src/core/patch.js';
@@ -20,6 +20,8 @@ export class FakeEnvironment implements Environment {
   readonly description = { name: 'fake', hash: '0', python: '3.13', versions: {} };
   /** Set to make the next run throw (a sandbox that died). */
   failWith?: Error;
+  /** Errors excused by the loop (cells the author never ran): raised again, they do not stop the run. */
+  readonly excused = new Map<number, ExpectedError>();
 
   constructor(private readonly behave: (source: string, cell: number, run: number) => Behaviour) {}
 
@@ -47,7 +49,11 @@ export class FakeEnvironment implements Environment {
       const b = this.behave(sourceText(cell.source), index, runNo);
       cell.outputs = b?.stdout ? [{ output_type: 'stream', name: 'stdout', text: b.stdout }] : [];
       const state = { variables: [] };
-      if (b?.error) {
+      const excused = b?.error && this.excused.get(index)?.ename === b.error.ename ? this.excused.get(index) : undefined;
+      if (b?.error && excused) {
+        cell.outputs.push({ output_type: 'error', ename: b.error.ename, evalue: b.error.evalue, traceback: [] });
+        ran.push({ index, status: 'error', durationMs: 1, error: { ...b.error, traceback: [] }, state, expectedError: excused } as unknown as CellRecord);
+      } else if (b?.error) {
         failed = true;
         cell.outputs.push({ output_type: 'error', ename: b.error.ename, evalue: b.error.evalue, traceback: [] });
         ran.push({ index, status: 'error', durationMs: 1, error: { ...b.error, traceback: [] }, state } as unknown as CellRecord);
@@ -55,6 +61,10 @@ export class FakeEnvironment implements Environment {
     });
     const cells = prev ? [...prev.cells.filter((c) => c.index < req.fromCell), ...ran] : ran;
     return { notebook: nb, cells, ran, status: 'ok', complete: !cells.some((c) => c.status === 'not-run'), fresh: !prev };
+  }
+
+  excuse(cell: number, expected: ExpectedError): void {
+    this.excused.set(cell, expected);
   }
 
   submission(): string | undefined {

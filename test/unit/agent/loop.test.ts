@@ -66,6 +66,25 @@ describe('modernizationLoop (fake environment)', () => {
     assert.match(out.stop.detail, /rules only: test/);
   });
 
+  it('a cell the author never ran fails and no fixer repairs it: excused, the run goes on, the verdict names it', async () => {
+    const nb = makeNotebook(['a = 1', 'broken()', 'print 2']);
+    const env = new FakeEnvironment(simple);
+    const { out, types, events } = await run(nb, env, [scriptedFixer('rules', [])], { neverRun: new Set([1]) });
+    assert.equal(out.stop.reason, 'reproduced');
+    assert.ok(types.includes('excused'));
+    assert.deepEqual(env.runs.map((r) => [r.mode, r.fromCell]), [['full', 0], ['incremental', 1], ['final', 0]]);
+    const verdict = events.find((e) => e.type === 'verdict');
+    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /cells the author never ran .*cell 1 ValueError/);
+  });
+
+  it('a cell the author ran is never excused, nor a never-run cell a fixer is still working on', async () => {
+    const ran = await run(makeNotebook(['a = 1', 'broken()']), new FakeEnvironment(simple), [scriptedFixer('rules', [])], { neverRun: new Set([0]) });
+    assert.equal(ran.out.stop.reason, 'no-fix-available');
+    const fixed = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(0, 'fixed()') }])], { neverRun: new Set([0]) });
+    assert.equal(fixed.out.stop.reason, 'reproduced');
+    assert.ok(!fixed.types.includes('excused'));
+  });
+
   it('stops with no-progress when the same problem survives two patches (no LLM to escalate to)', async () => {
     const fixer = scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(0, 'broken(1)') }, { kind: 'patch', patch: replaceCell(0, 'broken(2)') }]);
     const { out } = await run(makeNotebook(['broken()']), new FakeEnvironment(simple), [fixer]);

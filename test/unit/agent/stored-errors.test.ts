@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { storedErrors } from '../../../src/agent/stored-errors.js';
+import { neverRunByAuthor, storedErrors } from '../../../src/agent/stored-errors.js';
 import { isExpected } from '../../../src/core/run-result.js';
 import { makeNotebook } from '../context/fixtures.js';
 
@@ -36,4 +36,18 @@ test("a cell whose recorded run stopped at a missing module: any error of the re
   assert.ok(isExpected({ ename: 'ImportError', reason: '' }, 'KeyError'));
   // Any other recorded error stands for that exception only.
   assert.ok(!isExpected({ ename: 'KeyError', reason: '' }, 'ValueError'));
+});
+
+test('never-run cells: counted notebooks only, code with no count and no outputs', () => {
+  const nb = makeNotebook([
+    { code: 'x = 1', outputs: [] },
+    { code: 'x.fit()', outputs: [] },
+    { code: 'print(2)', outputs: [{ output_type: 'stream', name: 'stdout', text: '2' }] },
+    { code: '  ', outputs: [] },
+  ] as any);
+  (nb.cells[0] as any).execution_count = 3;
+  for (const i of [1, 2, 3]) (nb.cells[i] as any).execution_count = null;
+  assert.deepEqual([...neverRunByAuthor(nb)], [1]);
+  (nb.cells[0] as any).execution_count = null;
+  assert.deepEqual([...neverRunByAuthor(nb)], []);
 });
