@@ -15,6 +15,7 @@ import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial
 import { repairCandidates } from './repair-candidates.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
+import type { Candidate } from './generate-verify.js';
 
 export interface RuleFixerDeps {
   original: Notebook;
@@ -47,7 +48,13 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
         // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all cores.
         const patch = await parallelizePatch(notebook, diagnosis.cell);
-        return patch && p.isNew({ label: '', patch }) ? { kind: 'patch', patch } : undefined;
+        if (patch && p.isNew({ label: '', patch })) return { kind: 'patch', patch };
+        // Last, where the era is unknown: the old defaults whose change multiplied the work, each kept
+        // only if the run then gets past the slow cell and no stored value disagrees.
+        const grown = distinctCandidates(growthPinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), diagnosis.cell), p.isNew);
+        if (!grown.length) return undefined;
+        const slow = { ename: p.state.cells.find((c) => c.index === diagnosis.cell)?.status ?? 'timeout', evalue: '' };
+        return { kind: 'candidates', candidates: grown, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) };
       }
       if (diagnosis.fixType !== 'score-calibration') return undefined;
       const certain = (await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era })).find((patch) => p.isNew({ label: '', patch }));
@@ -60,6 +67,18 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs) };
     },
   };
+}
+
+/**
+ * Old defaults whose change multiplied the work a call does: forests grew from 10 to 100 trees and
+ * cross-validation from 3 to 5 folds in scikit-learn 0.22. A notebook of the era ran the small ones.
+ */
+export const COST_GROWTH_PINS: ReadonlySet<string> = new Set(['sklearn-pin-forest-n-estimators', 'sklearn-pin-cv-3-folds']);
+
+/** Candidates (nearest cell first, then all together) from the pins that shrink work, up to the slow `cell`. */
+export function growthPinCandidates(pins: readonly Patch[], cell: number): Candidate[] {
+  const grown = pins.filter((p) => p.source.kind === 'rule' && p.source.ruleIds.some((id) => COST_GROWTH_PINS.has(id)));
+  return pinCandidates(grown, cell).map((c) => ({ ...c, patch: { ...c.patch, fixType: 'runtime-reduction' } }));
 }
 
 /** The era-certain pins of the cells up to `cell`, as one runtime-reduction patch (or none). */

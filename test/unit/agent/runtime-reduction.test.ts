@@ -64,4 +64,34 @@ describe('runtime reduction', () => {
     assert.deepEqual(patch?.source, { kind: 'rule', ruleIds: ['sklearn-parallel-n-jobs'] });
     assert.match((patch?.edits[0] as { newSource: string }).newSource, /random_state=0, n_jobs=-1/);
   });
+
+  it('an unknown era, already parallel: the pins that shrink work become candidates, kept only if the run gets past the slow cell and agrees', async () => {
+    const nb = notebookOf([
+      'from sklearn.ensemble import RandomForestClassifier\nfrom sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import GridSearchCV',
+      'lr = LogisticRegression().fit(X, y)',
+      'g = GridSearchCV(RandomForestClassifier(n_jobs=-1), {"max_depth": [2, 3]}, n_jobs=-1).fit(X, y)',
+      'later = GridSearchCV(RandomForestClassifier(), {}, n_jobs=-1)',
+    ]);
+    const fixer = ruleFixer({ original: nb, dataFiles: [], era: {} });
+    const p = await fixer.propose(problem(nb, 2));
+    assert.equal(p?.kind, 'candidates');
+    if (p?.kind !== 'candidates') return;
+    // Only cell 2 (the solver pin of cell 1 changes no cost; cell 3 comes after the slow cell).
+    assert.deepEqual(p.candidates.map((c) => c.patch.edits.map((e) => e.cell)), [[2]]);
+    assert.equal(p.candidates[0]!.patch.fixType, 'runtime-reduction');
+    const src = (p.candidates[0]!.patch.edits[0] as { newSource: string }).newSource;
+    assert.match(src, /RandomForestClassifier\(n_jobs=-1, n_estimators=10\)/);
+    assert.match(src, /cv=3/);
+    // Ranked against the slow cell: still over the budget there is not kept; past it and agreeing is.
+    const rec = (index: number, status: string) => ({ index, codeIndex: index, status, executionCount: 1, durationMs: 1, startedAt: null, peakMemoryBytes: null, outputsTruncated: false } as CellRecord);
+    const st = (cells: CellRecord[]) => ({ notebook: nb, cells, ran: cells, status: 'ok', complete: true, fresh: false }) as any;
+    const slowProblem = { ...problem(nb, 2), state: st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'budget-exceeded')]), oracle: () => ({ comparisons: [] }) as any };
+    const q = await fixer.propose(slowProblem);
+    if (q?.kind !== 'candidates') return assert.fail('candidates expected');
+    const still = q.rank(st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'budget-exceeded')]), 2, 1);
+    assert.equal(q.accept(still), false);
+    const past = q.rank(st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'ok'), rec(3, 'ok')]), 2, 2);
+    assert.equal(past.rank, 'agrees');
+    assert.equal(q.accept(past), true);
+  });
 });
