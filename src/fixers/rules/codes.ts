@@ -245,6 +245,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-astype-categories': 'PD123',
   'pandas-sortlevel': 'PD124',
   'pandas-from-items': 'PD125',
+  'pandas-setitem-duplicate-keys': 'PD126',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',
