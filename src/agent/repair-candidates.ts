@@ -64,7 +64,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     });
     for (const p of rulePatches) out.push({ patch: p, label: `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule'}${cell !== inp.cell ? ` (cell ${cell}, where the traceback points)` : ''}` });
   }
-  for (const c of await reshape1dPatches(inp.notebook, inp.cell, inp.error.evalue, frames)) out.push(c);
+  for (const c of await reshape1dPatches(inp.notebook, inp.cell, inp.error.evalue, frames, inp.error.traceback ?? [])) out.push(c);
   for (const c of await upstreamPinPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
   if (inp.symbols) {
     for (const c of await movedSymbolPatches(inp.notebook, inp.cell, inp.error, inp.symbols)) out.push(c);

@@ -167,6 +167,18 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it('a 1-D target through a scaler: one feature and a 1-D result, as scikit-learn 0.17-0.18 scalers gave it', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import numpy as np\nfrom sklearn.preprocessing import StandardScaler\nfrom sklearn.neighbors import KNeighborsRegressor\nX = np.arange(20.0).reshape(10, 2)\ny = np.arange(10.0) ** 2',
+      'sc_y = StandardScaler()\ny_std = sc_y.fit_transform(y)\nprint(y_std.shape)',
+      'knn = KNeighborsRegressor(n_neighbors=2).fit(X, y_std)\npred = knn.predict(X[:1])\nprint(round(float(sc_y.inverse_transform(pred)[0]), 2))',
+    ]), { 1: '(10,)\n', 2: '0.5\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const kept = report.fixes.filter((f) => f.step > 0).map((f) => f.candidates?.find((c) => c.kept)?.label);
+    assert.deepEqual(kept, ['one feature, 1-D result (scikit-learn < 0.19 scalers)', 'one feature, 1-D result (scikit-learn < 0.19 scalers)'], JSON.stringify(report.fixes));
+  });
+
   it("errors the author's own run raised are part of the record; a cell the author interrupted is not run", async () => {
     const nb = withStoredOutputs(makeNotebook([
       'x = 20',

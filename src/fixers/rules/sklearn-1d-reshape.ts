@@ -5,6 +5,13 @@
  * outputs, so both are candidates, in that order: the old semantics first, the intended one second;
  * generate-and-verify keeps the one that agrees. (A `df['col']` argument is the rule
  * sklearn-1d-input's: `df[['col']]`.)
+ *
+ * The scalers were the exception (0.17–0.18 `preprocessing/data.py`: StandardScaler, MinMaxScaler,
+ * MaxAbsScaler and RobustScaler called check_array with ensure_2d=False and reduced a 1-D X along
+ * axis 0): one FEATURE, and transform / fit_transform / inverse_transform gave a 1-D array back — the
+ * classic `df['Fare_scaled'] = scaler.fit_transform(df['Fare'])`, or a target scaled with its own
+ * StandardScaler and fed to fit(X, y). When the traceback runs through one of them, the candidates are
+ * that reading: the result flattened back to 1-D first (as it was), kept 2-D second.
  */
 import { sourceText, type Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
@@ -13,16 +20,22 @@ import { parseNotebookCells, disposeCells } from './engine.js';
 import type { RuntimeFrame } from './context.js';
 import { onFrameLines } from './traceback.js';
 
+const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
 const METHODS = new Set(['fit', 'transform', 'fit_transform', 'predict', 'predict_proba', 'predict_log_proba', 'decision_function', 'score', 'inverse_transform']);
 
-export async function reshape1dPatches(nb: Notebook, cell: number, evalue: string, frames: readonly RuntimeFrame[]): Promise<Array<{ patch: Patch; label: string }>> {
+/** A traceback through a scaler's own method (or its function form): 1-D meant one feature there. */
+const SCALER_FRAME = /\bin (?:(?:Standard|MinMax|MaxAbs|Robust)Scaler\.(?:fit|partial_fit|transform|fit_transform|inverse_transform)|(?:scale|minmax_scale|maxabs_scale|robust_scale))\(/;
+/** Methods that return the (transformed) array, flattened back to 1-D for the old scalers. */
+const RETURNS_ARRAY = new Set(['transform', 'fit_transform', 'inverse_transform']);
+
+export async function reshape1dPatches(nb: Notebook, cell: number, evalue: string, frames: readonly RuntimeFrame[], traceback: readonly string[] = []): Promise<Array<{ patch: Patch; label: string }>> {
   if (!/Expected 2D array, got 1D array instead/.test(evalue)) return [];
   const cells = await parseNotebookCells(nb);
   try {
     const parsed = cells.find((c) => c.index === cell);
     if (!parsed) return [];
     const atError = onFrameLines(frames, cell, parsed.tree.rootNode);
-    const args: SyntaxNode[] = [];
+    const args: Array<{ arg: SyntaxNode; call: SyntaxNode; method: string }> = [];
     const walk = (n: SyntaxNode) => {
       if (n.type === 'call') {
         const fn = n.childForFieldName('function');
@@ -30,7 +43,7 @@ export async function reshape1dPatches(nb: Notebook, cell: number, evalue: strin
         const onLine = atError(n);
         const first = n.childForFieldName('arguments')?.namedChildren.find((a) => a && a.type !== 'comment' && a.type !== 'keyword_argument');
         if (name && METHODS.has(name) && onLine && first && ['identifier', 'attribute', 'subscript', 'call'].includes(first.type) && !/reshape\(|\[\[/.test(first.text)
-          && !(first.type === 'subscript' && first.childForFieldName('subscript')?.type === 'string')) args.push(first);
+          && !(first.type === 'subscript' && first.childForFieldName('subscript')?.type === 'string')) args.push({ arg: first, call: n, method: name });
       }
       for (const c of n.namedChildren) if (c) walk(c);
     };
@@ -38,12 +51,20 @@ export async function reshape1dPatches(nb: Notebook, cell: number, evalue: strin
     if (!args.length) return [];
     const src = sourceText(nb.cells[cell].source);
     const hasNp = cells.some((c) => /^\s*import numpy as np\b/m.test(c.source));
-    const make = (shape: string, label: string): { patch: Patch; label: string } => {
+    const make = (shape: string, label: string, flatten = false): { patch: Patch; label: string } => {
+      // Edits from the end of the cell backwards, so earlier offsets stay valid (a call ends after its argument).
+      const edits = args.flatMap(({ arg, call, method }) => [
+        { start: arg.startIndex, end: arg.endIndex, text: `np.asarray(${arg.text}).reshape(${shape})` },
+        ...(flatten && RETURNS_ARRAY.has(method) ? [{ start: call.endIndex, end: call.endIndex, text: '.ravel()' }] : []),
+      ]).sort((x, y) => y.start - x.start);
       let text = src;
-      for (const a of [...args].sort((x, y) => y.startIndex - x.startIndex)) text = text.slice(0, a.startIndex) + `np.asarray(${a.text}).reshape(${shape})` + text.slice(a.endIndex);
+      for (const e of edits) text = text.slice(0, e.start) + e.text + text.slice(e.end);
       if (!hasNp) text = `import numpy as np\n${text}`;
       return { label, patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['sklearn-1d-reshape'] }, edits: [{ cell, op: 'replace', newSource: text }], summary: `cell ${cell}: 1-D X as ${label} (.reshape(${shape}))` } };
     };
+    if (traceback.some((t) => SCALER_FRAME.test(t.replace(ANSI, '')))) {
+      return [make('-1, 1', 'one feature, 1-D result (scikit-learn < 0.19 scalers)', true), make('-1, 1', 'one feature')];
+    }
     return [make('1, -1', 'one sample (scikit-learn < 0.19)'), make('-1, 1', 'one feature')];
   } finally {
     disposeCells(cells);

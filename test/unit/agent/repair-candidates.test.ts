@@ -90,4 +90,15 @@ describe('repairCandidates (1-D X)', () => {
     const cands = (await repairCandidates({ notebook: nb, cell: 0, error, dataFiles: [] })).filter((c) => c.patch.source.kind === 'rule' && c.patch.source.ruleIds.includes('sklearn-1d-reshape'));
     assert.deepEqual(cands.map((c) => (c.patch.edits[0] as any).newSource.split('\n').pop()), ['y_std = sc.fit_transform(np.asarray(y_train).reshape(1, -1))', 'y_std = sc.fit_transform(np.asarray(y_train).reshape(-1, 1))']);
   });
+  it('through a scaler (one feature in 0.17-0.18, 1-D back): one feature, flattened, then one feature kept 2-D', async () => {
+    const nb = makeNotebook(['import numpy as np\nfrom sklearn.preprocessing import StandardScaler\nsc = StandardScaler()\ny_std = sc.fit_transform(y_train)\nsc.fit(y_train)']);
+    const traceback = [
+      'Cell In[4], line 4\n      2 from sklearn.preprocessing import StandardScaler\n      3 sc = StandardScaler()\n----> 4 y_std = sc.fit_transform(y_train)\n',
+      '\u001b[0;31mFile \u001b[0;32m/usr/lib/python3/dist-packages/sklearn/preprocessing/_data.py:912\u001b[0m, in \u001b[0;36mStandardScaler.partial_fit\u001b[0;34m(self, X, y, sample_weight)\u001b[0m\n',
+      'ValueError: Expected 2D array, got 1D array instead:',
+    ];
+    const error = { ename: 'ValueError', evalue: 'Expected 2D array, got 1D array instead:\narray=[1. 2.].\nReshape your data either using array.reshape(-1, 1)', traceback };
+    const cands = (await repairCandidates({ notebook: nb, cell: 0, error, dataFiles: [] })).filter((c) => c.patch.source.kind === 'rule' && c.patch.source.ruleIds.includes('sklearn-1d-reshape'));
+    assert.deepEqual(cands.map((c) => (c.patch.edits[0] as any).newSource.split('\n')[3]), ['y_std = sc.fit_transform(np.asarray(y_train).reshape(-1, 1)).ravel()', 'y_std = sc.fit_transform(np.asarray(y_train).reshape(-1, 1))']);
+  });
 });
