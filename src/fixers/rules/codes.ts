@@ -374,6 +374,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'mpl-axis-normal': 'MPL048',
   'mpl-removed-rcparams': 'MPL049',
   'mpl-ticklabels-count': 'MPL050',
+  'mpl-artists-are-patches': 'MPL051',
   // seaborn (SNS)
   'seaborn-factorplot': 'SNS001',
   'seaborn-lvplot': 'SNS002',
