@@ -246,6 +246,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-sortlevel': 'PD124',
   'pandas-from-items': 'PD125',
   'pandas-setitem-duplicate-keys': 'PD126',
+  'pandas-plot-colors': 'PD127',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',

@@ -499,6 +499,20 @@ export const pandasTable: TableEntry[] = [
     }],
   },
   {
+    // pandas' plot accessor translated colors= into color= with a UserWarning ("'colors' is being
+    // deprecated", MPLPlot._validate_color_args, 0.x); 2.2 passes it on to matplotlib, which rejects it.
+    kind: 'rename-kwarg', id: 'pandas-plot-colors', library: 'pandas', removedIn: '1.0',
+    callees: on('pandas', 'plot'), from: 'colors', to: 'color',
+    errors: [err('AttributeError', /unexpected keyword argument 'colors'/)],
+    link: WN('1.0.0'),
+    message: "DataFrame.plot(colors=) is no longer translated to color= (pandas 0.x warned and did): use color=",
+    fixtures: [{
+      before: "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nax = df.plot(kind='bar', stacked=True, colors=['g', 'r'])\nprint(ax.patches[0].get_facecolor(), ax.patches[2].get_facecolor())",
+      after: "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nax = df.plot(kind='bar', stacked=True, color=['g', 'r'])\nprint(ax.patches[0].get_facecolor(), ax.patches[2].get_facecolor())",
+      expect: '(0.0, 0.5, 0.0, 1.0) (1.0, 0.0, 0.0, 1.0)', beforeError: 'AttributeError',
+    }],
+  },
+  {
     kind: 'rename-kwarg', id: 'pandas-plotting-data-frame', library: 'pandas', removedIn: '1.0',
     callees: [{ qname: 'pandas.plotting.parallel_coordinates' }, { qname: 'pandas.plotting.andrews_curves' }], from: 'data', to: 'frame',
     errors: [err('TypeError', /missing 1 required positional argument: 'frame'/)],
