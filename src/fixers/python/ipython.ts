@@ -120,8 +120,16 @@ function classify(content: string): { kind: IPythonKind; keep: number } | undefi
   return assign ? { kind: 'magic-assignment', keep: assign[1]!.length } : undefined;
 }
 
+/**
+ * Text every cell with an IPython line has somewhere (classify): `%` or `!` or an automagic's name
+ * after a line's indentation, a `?` (help), `=` then `!` or `%` (assignment from a magic). Most
+ * cells have none of it and are not scanned line by line.
+ */
+const MAYBE_IPYTHON = /^[ \t]*(?:[%!]|matplotlib|pylab|load_ext|reload_ext|autoreload|aimport)|\?|=\s*[!%]/m;
+
 /** The cell's IPython lines; for a cell a non-Python cell magic heads, only that line and the magic's name. */
 function scan(src: string): { lines: IPythonLine[]; nonPython?: string } {
+  if (!MAYBE_IPYTHON.test(src)) return { lines: [] };
   const lineOf = new Map<number, number>();
   let offset = 0;
   src.split('\n').forEach((l, k) => { lineOf.set(offset, k); offset += l.length + 1; });

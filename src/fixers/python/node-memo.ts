@@ -7,7 +7,7 @@
  *
  * The memo lives in one extra property per node (one hidden-class transition, not one per answer).
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 
 /** Field names read often enough to get a slot of their own (the rest share a map). */
 const SLOTS = ['attribute', 'function', 'name', 'left', 'value', 'object', 'right', 'arguments', 'key'] as const;
@@ -41,6 +41,48 @@ class Fields {
 
 type Memoized = Node & { nbmMemo?: Memo };
 
+/**
+ * Node objects already made for a tree (its index's lists), found by node id. A field or parent
+ * read builds a new object for the node it reaches, with an empty memo, though that node is often
+ * one the index holds already (a call's `function` attribute, an attribute's `object` call): the
+ * read then answers with the indexed object, so what was asked of that node is not asked again.
+ * A node's id is unique within its tree and the tree is never edited, so both objects stand for
+ * the same node and answer every read alike (no caller compares node objects by identity).
+ */
+interface KnownNodes {
+  lists: Array<readonly Node[]>;
+  /** Built on the first read that looks a node up (many cells never read a field). */
+  byId: Map<number, Node> | undefined;
+}
+
+type WithKnown = Tree & { nbmKnown?: KnownNodes };
+
+/** Make these node objects of `tree` the ones field and parent reads return for their nodes. */
+export function shareNodes(tree: Tree, nodes: readonly Node[]): void {
+  if (!nodes.length) return;
+  const t = tree as WithKnown;
+  const known = (t.nbmKnown ??= { lists: [], byId: undefined });
+  known.lists.push(nodes);
+  if (known.byId) for (let i = 0; i < nodes.length; i++) known.byId.set(nodes[i].id, nodes[i]);
+}
+
+/** Drop a deleted tree's shared nodes (engine.ts disposeCell; forgetNodeReads says why). */
+export function forgetSharedNodes(tree: Tree): void {
+  if ((tree as WithKnown).nbmKnown !== undefined) (tree as WithKnown).nbmKnown = undefined;
+}
+
+function known(node: Node | null): Node | null {
+  if (!node) return node;
+  const k = (node.tree as WithKnown).nbmKnown;
+  if (!k) return node;
+  let byId = k.byId;
+  if (!byId) {
+    byId = k.byId = new Map();
+    for (const l of k.lists) for (let i = 0; i < l.length; i++) byId.set(l[i].id, l[i]);
+  }
+  return byId.get(node.id) ?? node;
+}
+
 function memoOf(node: Memoized): Memo {
   let m = node.nbmMemo;
   if (!m) node.nbmMemo = m = new Memo();
@@ -55,7 +97,9 @@ function memoOf(node: Memoized): Memo {
  * the notebook is done, until the next full GC.
  */
 export function forgetNodeReads(node: Node): void {
-  (node as Memoized).nbmMemo = undefined;
+  // Only a node that has a memo: writing the property on one that never had it would add it (a new
+  // property array per node, allocated just to be dropped).
+  if ((node as Memoized).nbmMemo !== undefined) (node as Memoized).nbmMemo = undefined;
 }
 
 function getter(proto: object, name: string): (this: Node) => unknown {
@@ -82,7 +126,7 @@ export function memoizeNodeReads(proto: Node): void {
       configurable: true,
       get(this: Memoized) {
         const m = memoOf(this);
-        if (m.parent === undefined) m.parent = parent.call(this) as Node | null;
+        if (m.parent === undefined) m.parent = known(parent.call(this) as Node | null);
         return m.parent;
       },
     },
@@ -91,12 +135,12 @@ export function memoizeNodeReads(proto: Node): void {
     const f = (memoOf(this).fields ??= new Fields());
     if (SLOT_SET.has(field)) {
       let child = f[field as Slot];
-      if (child === undefined) f[field as Slot] = child = childForFieldName.call(this, field);
+      if (child === undefined) f[field as Slot] = child = known(childForFieldName.call(this, field));
       return child;
     }
     const other = (f.other ??= new Map());
     let child = other.get(field);
-    if (child === undefined) other.set(field, (child = childForFieldName.call(this, field)));
+    if (child === undefined) other.set(field, (child = known(childForFieldName.call(this, field))));
     return child;
   };
 }

@@ -619,6 +619,7 @@ export interface AttrInfo {
 }
 
 const ASCII_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NO_CALLS: readonly CallInfo[] = Object.freeze([]);
 
 /** Per-tree lookups built once (reading node fields goes through WASM and is not free). */
 export class CellCache {
@@ -631,6 +632,16 @@ export class CellCache {
   release(): void {
     this._calls = this._attrs = this._idents = undefined;
     this._strings = this._tokens = undefined;
+  }
+
+  /**
+   * The calls named `name` (callsByName), without building that index for a cell whose text does
+   * not contain the name (a call's name is the text of one of its nodes): notebook-wide lookups ask
+   * every cell after a few names that most cells never mention.
+   */
+  callsNamed(name: string): readonly CallInfo[] {
+    if (!this.cell.text.includes(name)) return NO_CALLS;
+    return this.callsByName().get(name) ?? NO_CALLS;
   }
 
   callsByName(): Map<string, CallInfo[]> {
@@ -774,13 +785,24 @@ export class CellContext {
     return this.cache.identifiers().get(name) ?? [];
   }
 
+  /**
+   * Could the cell call something named one of `names`? No when its text contains none of them: a
+   * call's name is the text of one of its nodes (checked before building the cell's call index).
+   */
+  private mentionsAny(names: Iterable<string>): boolean {
+    const text = this.cell.text;
+    for (const n of names) if (text.includes(n)) return true;
+    return false;
+  }
+
   /** Calls whose function resolves (through imports) to one of `qnames`. */
   *callsTo(qnames: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> {
     const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
-    const byName = this.cache.callsByName();
     const out: Array<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> = [];
     const names = new Set(lastSegments(set));
     for (const n of [...names]) for (const a of this.nb.aliasesOf(n)) names.add(a);
+    if (!this.mentionsAny(names)) return;
+    const byName = this.cache.callsByName();
     for (const last of names) {
       for (const info of byName.get(last) ?? []) {
         const q = this.qname(info.fn);
@@ -793,10 +815,13 @@ export class CellContext {
 
   /** Calls whose function's last name is in `names` (identifier or attribute; import aliases included), any receiver. */
   callsNamed(names: Iterable<string>): CallInfo[] {
-    const byName = this.cache.callsByName();
     const list = Array.isArray(names) ? (names as string[]) : [...names];
-    // Most cells call none of the names: say so before building sets and arrays (rules ask this on every cell they run).
+    // Most cells call none of the names: say so before building sets and arrays (rules ask this on every cell they run),
+    // and before building the cell's call index when its text does not even contain them.
     const aliases = this.nb.aliasIndex();
+    const text = this.cell.text;
+    if (!list.some((n) => text.includes(n) || aliases.get(n)?.some((a) => text.includes(a)))) return [];
+    const byName = this.cache.callsByName();
     if (!list.some((n) => byName.has(n) || aliases.get(n)?.some((a) => byName.has(a)))) return [];
     const want = new Set(list);
     for (const n of [...want]) for (const a of this.nb.aliasesOf(n)) want.add(a);

@@ -135,9 +135,9 @@ function readPathNames(nb: NotebookContext): Set<string> {
   return nb.memo('data-path-names', () => {
     const s = new Set<string>();
     for (const cell of nb.cells) {
-      const byName = cellCache(cell).callsByName();
+      const calls = cellCache(cell);
       for (const n of READER_NAMES) {
-        for (const { call } of byName.get(n) ?? []) {
+        for (const { call } of calls.callsNamed(n)) {
           const arg = readPathArg(nb, cell.index, call);
           if (arg?.type === 'identifier') s.add(arg.text);
         }
@@ -246,8 +246,8 @@ function createdDirs(ctx: CellContext): Set<string> {
 function createdDirsOf(ctx: CellContext): Set<string> {
   const out = new Set<string>();
   for (const cell of ctx.nb.cells) {
-    const byName = cellCache(cell).callsByName();
-    for (const { call } of [...(byName.get('makedirs') ?? []), ...(byName.get('mkdir') ?? [])]) {
+    const calls = cellCache(cell);
+    for (const { call } of [...calls.callsNamed('makedirs'), ...calls.callsNamed('mkdir')]) {
       const q = ctx.nb.qname(call.childForFieldName('function')!, cell.index);
       if (q !== 'os.makedirs' && q !== 'os.mkdir' && q !== 'pathlib.Path.mkdir') continue;
       const v = stringValue(callArgs(call)?.positional[0]);
@@ -310,9 +310,9 @@ function writtenPaths(ctx: CellContext): Set<string> {
   return ctx.nb.memo('written-paths', () => {
     const out = new Set<string>();
     for (const cell of ctx.nb.cells) {
-      const byName = cellCache(cell).callsByName();
+      const calls = cellCache(cell);
       for (const n of [...WRITERS, 'savefig', 'save', 'savetxt']) {
-        for (const { call } of byName.get(n) ?? []) {
+        for (const { call } of calls.callsNamed(n)) {
           const v = stringValue(callArgs(call)?.positional[0]);
           if (v !== undefined && redirectedOutput(ctx, v)) out.add(v);
         }

@@ -17,66 +17,69 @@ interface LiteralGate {
 }
 
 /**
- * Trigger identifier -> rules, over every rule dispatched so far: rules are static data, so this
- * part of the index is built once per process, not once per notebook (each notebook adds only its
- * aliases and its notebook triggers).
+ * Trigger identifier -> rules (by their number in `ruleNumbers`), over every rule dispatched so far:
+ * rules are static data, so this part of the index is built once per process, not once per notebook
+ * (each notebook adds only its aliases and its notebook triggers). Numbers, not the rules: a cell
+ * marks its rules by array index, not by a map lookup per rule.
  */
-const triggerIndex = new Map<string, Rule[]>();
-const indexed = new WeakSet<Rule>();
+const triggerIndex = new Map<string, number[]>();
+const ruleNumbers = new Map<Rule, number>();
 
 function indexTriggers(rules: readonly Rule[]): void {
   for (const r of rules) {
-    if (indexed.has(r)) continue;
-    indexed.add(r);
-    for (const t of new Set(r.triggers ?? [])) add(triggerIndex, t, r);
+    if (ruleNumbers.has(r)) continue;
+    const n = ruleNumbers.size;
+    ruleNumbers.set(r, n);
+    for (const t of new Set(r.triggers ?? [])) add(triggerIndex, t, n);
   }
 }
 
-const NO_RULES: readonly Rule[] = [];
-
 export class RuleDispatch {
-  /** Rule -> its position in this call's rule order. */
-  private readonly rank = new Map<Rule, number>();
+  /** Rule number (ruleNumbers) -> its position in this call's rule order, -1 for rules it does not consider. */
+  private readonly rank: Int32Array;
   /** 1 for the rules without pre-filters (they run on every cell). */
   private readonly always: Uint8Array;
-  /** Per notebook: local aliases of trigger names, and notebook triggers -> rules. */
-  private readonly byLocalIdent = new Map<string, Rule[]>();
-  private readonly byType = new Map<string, number[]>();
+  /** Per notebook: local aliases of trigger names, and notebook triggers -> positions of rules. */
+  private readonly byLocalIdent = new Map<string, number[]>();
+  private readonly byType: Array<{ type: string; rules: number[] }> = [];
   private readonly byLiteral: LiteralGate[] = [];
   private readonly bySource: Array<{ rule: number; pieces: ReadonlyArray<string | RegExp> }> = [];
 
   constructor(nb: NotebookContext, private readonly rules: readonly Rule[]) {
     indexTriggers(rules);
+    this.rank = new Int32Array(ruleNumbers.size).fill(-1);
     this.always = new Uint8Array(rules.length);
+    const byType = new Map<string, number[]>();
+    // A rule listed twice is marked by its triggers at its last position.
+    rules.forEach((r, i) => { this.rank[ruleNumbers.get(r)!] = i; });
     rules.forEach((r, i) => {
-      this.rank.set(r, i);
       const g = r.gate;
       if (!r.triggers && !g) { this.always[i] = 1; return; }
-      if (g?.notebookTriggers) for (const t of new Set(g.notebookTriggers(nb))) add(this.byLocalIdent, t, r);
-      for (const t of g?.nodeTypes ?? []) add(this.byType, t, i);
+      if (g?.notebookTriggers) for (const t of new Set(g.notebookTriggers(nb))) add(this.byLocalIdent, t, this.rank[ruleNumbers.get(r)!]);
+      for (const t of g?.nodeTypes ?? []) add(byType, t, i);
       if (g?.literals?.length) this.byLiteral.push({ rule: i, values: g.literals, quoted: g.literals.flatMap((v) => [`'${v}'`, `"${v}"`]) });
       if (g?.source?.length) this.bySource.push({ rule: i, pieces: g.source });
     });
+    for (const [type, rules] of byType) this.byType.push({ type, rules });
     for (const [name, locals] of nb.aliasIndex()) {
-      for (const r of triggerIndex.get(name) ?? NO_RULES) for (const local of locals) add(this.byLocalIdent, local, r);
+      for (const n of triggerIndex.get(name) ?? NONE) {
+        const i = this.rank[n];
+        if (i >= 0) for (const local of locals) add(this.byLocalIdent, local, i);
+      }
     }
   }
 
   /** The rules this cell runs, in rule order. */
   rulesFor(cell: ParsedCell): Rule[] {
     const on = this.always.slice();
-    const mark = (rules: readonly Rule[] | undefined) => {
-      if (!rules) return;
-      for (const r of rules) {
-        const i = this.rank.get(r);
-        if (i !== undefined) on[i] = 1;
-      }
-    };
+    const rank = this.rank;
     for (const id of cellCache(cell).tokens()) {
-      mark(triggerIndex.get(id));
-      mark(this.byLocalIdent.get(id));
+      const global = triggerIndex.get(id);
+      if (global) for (let k = 0; k < global.length; k++) { const i = rank[global[k]]; if (i >= 0) on[i] = 1; }
+      const local = this.byLocalIdent.get(id);
+      if (local) for (let k = 0; k < local.length; k++) on[local[k]] = 1;
     }
-    for (const [type, rules] of this.byType) {
+    for (const { type, rules } of this.byType) {
       if (cell.idx.byType.get(type).length) for (const i of rules) on[i] = 1;
     }
     for (const { rule, pieces } of this.bySource) {
@@ -90,6 +93,8 @@ export class RuleDispatch {
     return out;
   }
 }
+
+const NONE: readonly number[] = [];
 
 function add<T>(index: Map<string, T[]>, key: string, r: T): void {
   const l = index.get(key);

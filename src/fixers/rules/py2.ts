@@ -1194,7 +1194,7 @@ const csvBinaryFiles = rule({
       const inline: string[] = [];
       for (const cell of ctx.nb.cells) {
         for (const n of ['writer', 'reader', 'DictWriter', 'DictReader']) {
-          for (const { call, fn } of cellCache(cell).callsByName().get(n) ?? []) {
+          for (const { call, fn } of cellCache(cell).callsNamed(n)) {
             if (!CSV_FUNCS.includes(ctx.nb.qname(fn, cell.index) ?? '')) continue;
             const a = callArgs(call)?.positional[0];
             if (a?.type === 'identifier') names.add(a.text);

@@ -4,7 +4,7 @@
  * a per-tree index by node type so each rule does not walk the tree again.
  */
 import type { SyntaxNode, SyntaxTree } from '../python/parser.js';
-import { forgetNodeReads } from '../python/node-memo.js';
+import { forgetNodeReads, forgetSharedNodes, shareNodes } from '../python/node-memo.js';
 import type { TextEdit } from '../python/edits.js';
 
 export interface TreeIndex {
@@ -70,18 +70,25 @@ export class NodesByType {
     if (!l) {
       l = this.root.descendantsOfType(type).filter((n): n is SyntaxNode => !!n);
       others.set(type, l);
+      shareNodes(this.root.tree, l);
     }
     return l;
   }
 
   /** Forget what the listed nodes of a deleted tree remember, and the lists built on demand (forgetNodeReads says why). */
   release(): void {
-    for (const l of this.indexed) for (const n of l) forgetNodeReads(n);
-    for (const n of this.errorNodes) forgetNodeReads(n);
-    for (const n of this.missing) forgetNodeReads(n);
-    if (this.others) for (const l of this.others.values()) for (const n of l) forgetNodeReads(n);
+    for (let t = 0; t < this.indexed.length; t++) forgetAll(this.indexed[t]);
+    forgetAll(this.errorNodes);
+    forgetAll(this.missing);
+    if (this.others) this.others.forEach(forgetAll);
     this.others = undefined;
+    forgetSharedNodes(this.root.tree);
   }
+}
+
+/** Indexed loops: this runs over every listed node of every cell, and for-of allocated an iterator result per node. */
+function forgetAll(nodes: readonly SyntaxNode[]): void {
+  for (let i = 0; i < nodes.length; i++) forgetNodeReads(nodes[i]);
 }
 
 /**
@@ -117,6 +124,9 @@ export function indexTree(tree: SyntaxTree): TreeIndex {
     for (const c of n.children) if (c && (c.hasError || c.isError || c.isMissing)) visit(c);
   };
   if (root.hasError) visit(root);
+  for (const l of indexed) shareNodes(tree, l);
+  shareNodes(tree, errorNodes);
+  shareNodes(tree, missing);
   const byType = new NodesByType(root, indexed, errorNodes.length ? errorNodes : NONE, missing.length ? missing : NONE);
   const errors: Array<[number, number]> = errorNodes.map((e) => [e.startIndex, e.endIndex]);
   return { byType, errors };
