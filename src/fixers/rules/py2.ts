@@ -254,7 +254,10 @@ const longSuffix = rule({
 const urPrefix = rule({
   id: 'py2-ur-prefix',
   // A string start is its prefix letters then the quote (the grammar accepts any prefix letters).
-  gate: { source: [/[uU][rR][A-Za-z]*['"]/] },
+  // In a tree without errors it begins a token: its `u` starts a word or follows a number glued to
+  // it (`1ur'x'`), never the inside of a name (`feature'` is a name then a quote, ~750 cells of the
+  // corpus). Error recovery can lex a token from inside a word, so cells with errors keep running.
+  gate: { source: [/\b(?:\d\w*)?[uU][rR][A-Za-z]*['"]/], nodeTypes: ['ERROR', 'MISSING'] },
   library: 'python',
   title: "ur'' string prefix",
   old: "ur'\\d+'",
