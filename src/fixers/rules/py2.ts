@@ -212,9 +212,14 @@ const neOperator = rule({
   },
 });
 
+/** Cells with parse errors (error recovery can lex a token from inside a word: no text gate holds there). */
+const PARSE_ERRORS = ['ERROR', 'MISSING'];
+
 const octal = rule({
   id: 'py2-octal-literal',
-  gate: { nodeTypes: ['integer'] },
+  // `integer` is not indexed (tree.ts): a 0 then an octal digit starting a token, which in a tree
+  // without errors starts a word (`1.07` passes too, `x07` and `100` do not).
+  gate: { source: [/\b0[0-7]/], nodeTypes: PARSE_ERRORS },
   library: 'python',
   title: 'octal literal 0777',
   old: '0777',
@@ -234,7 +239,8 @@ const octal = rule({
 
 const longSuffix = rule({
   id: 'py2-long-suffix',
-  gate: { nodeTypes: ['integer'] },
+  // `integer` is not indexed (tree.ts): the text of an `10L` / `0xFFL` literal holds one of these.
+  gate: { source: [/\d[lL]|0[xXbBoO][0-9a-fA-F]*[lL]/] },
   library: 'python',
   title: 'long literal suffix',
   old: '10L',
@@ -257,7 +263,7 @@ const urPrefix = rule({
   // In a tree without errors it begins a token: its `u` starts a word or follows a number glued to
   // it (`1ur'x'`), never the inside of a name (`feature'` is a name then a quote, ~750 cells of the
   // corpus). Error recovery can lex a token from inside a word, so cells with errors keep running.
-  gate: { source: [/\b(?:\d\w*)?[uU][rR][A-Za-z]*['"]/], nodeTypes: ['ERROR', 'MISSING'] },
+  gate: { source: [/\b(?:\d\w*)?[uU][rR][A-Za-z]*['"]/], nodeTypes: PARSE_ERRORS },
   library: 'python',
   title: "ur'' string prefix",
   old: "ur'\\d+'",
