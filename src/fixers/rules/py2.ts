@@ -610,6 +610,18 @@ function iteratingContext(ctx: CellContext, call: SyntaxNode): boolean {
   return false;
 }
 
+/**
+ * The calls `name(...)` whose function is the bare name, in document order: the identifiers named
+ * `name` that are a call's function (callOf), read from the cell's call index (which most rules
+ * build anyway) rather than from its identifier list (every identifier node of the cell; `range`
+ * is in most cells that loop).
+ */
+function bareCalls(ctx: CellContext, name: string): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (const { call, fn } of ctx.cache.callsNamed(name)) if (fn.type === 'identifier') out.push(call);
+  return out;
+}
+
 const listBuiltins = rule({
   id: 'py2-list-builtins',
   triggers: ['map', 'filter', 'zip'],
@@ -634,9 +646,8 @@ const listBuiltins = rule({
   *find(ctx) {
     for (const name of ['map', 'filter', 'zip']) {
       if (ctx.nb.isBound(name)) continue;
-      for (const id of ctx.identifiers(name)) {
-        const call = callOf(id);
-        if (!call || iteratingContext(ctx, call)) continue;
+      for (const call of bareCalls(ctx, name)) {
+        if (iteratingContext(ctx, call)) continue;
         const p = call.parent;
         const indexed = p?.type === 'subscript' && sameNode(p.childForFieldName('value'), call);
         const lenArg = p?.type === 'argument_list' && p.parent?.childForFieldName('function')?.text === 'len';
@@ -668,9 +679,7 @@ const rangeList = rule({
   }],
   *find(ctx) {
     if (ctx.nb.isBound('range')) return;
-    for (const id of ctx.identifiers('range')) {
-      const call = callOf(id);
-      if (!call) continue;
+    for (const call of bareCalls(ctx, 'range')) {
       const p = call.parent;
       const concat = p?.type === 'binary_operator' && ['+'].includes(p.child(1)?.type ?? '') &&
         [p.childForFieldName('left'), p.childForFieldName('right')].some((s) => s?.type === 'list' || (s?.type === 'call' && s.childForFieldName('function')?.text === 'range'));
