@@ -195,20 +195,22 @@ export class NotebookContext {
     return this.aliasIndex().get(lastName) ?? NO_NAMES;
   }
 
-  /** All identifier nodes with this text, in every cell. */
+  /**
+   * All identifier nodes with this text, in every cell (cell order, then document order). Asked
+   * after a few names per notebook, so it is answered per name, skipping the cells whose words
+   * do not include it (a notebook-wide index built every cell's identifier nodes). Not a cell that
+   * has parse errors: error recovery can lex an identifier from inside a longer word.
+   */
   identifiers(name: string): Array<{ node: SyntaxNode; cell: number }> {
-    const index = this.memo('identifier-index', () => {
-      const m = new Map<string, Array<{ node: SyntaxNode; cell: number }>>();
+    return this.memo(`identifiers:${name}`, () => {
+      const out: Array<{ node: SyntaxNode; cell: number }> = [];
       for (const cell of this.cells) {
-        for (const [text, nodes] of cellCache(cell).identifiers()) {
-          let l = m.get(text);
-          if (!l) m.set(text, (l = []));
-          for (const node of nodes) l.push({ node, cell: cell.index });
-        }
+        const cache = cellCache(cell);
+        if (!hasParseErrors(cell) && !cache.mayHaveIdentifier(name)) continue;
+        for (const node of cache.identifiers().get(name) ?? []) out.push({ node, cell: cell.index });
       }
-      return m;
+      return out;
     });
-    return index.get(name) ?? [];
   }
 
   constructor(readonly cells: ParsedCell[], readonly info: NotebookInfo) {
@@ -727,6 +729,10 @@ export class CellCache {
 }
 
 const caches = new WeakMap<ParsedCell, CellCache>();
+
+function hasParseErrors(cell: ParsedCell): boolean {
+  return cell.idx.byType.get('ERROR').length > 0 || cell.idx.byType.get('MISSING').length > 0;
+}
 
 export function cellCache(cell: ParsedCell): CellCache {
   let c = caches.get(cell);

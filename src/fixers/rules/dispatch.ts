@@ -7,14 +7,8 @@
  * cells where the rule cannot match, so the findings are those of running every rule everywhere.
  */
 import { cellCache, type NotebookContext, type ParsedCell } from './context.js';
+import { LiteralGates } from './literal-gates.js';
 import type { Rule } from './types.js';
-
-interface LiteralGate {
-  rule: number;
-  values: readonly string[];
-  /** Each value between single and between double quotes, as a literal without escapes is written. */
-  quoted: string[];
-}
 
 /**
  * Trigger identifier -> rules (by their number in `ruleNumbers`), over every rule dispatched so far:
@@ -42,7 +36,7 @@ export class RuleDispatch {
   /** Per notebook: local aliases of trigger names, and notebook triggers -> positions of rules. */
   private readonly byLocalIdent = new Map<string, number[]>();
   private readonly byType: Array<{ type: string; rules: number[] }> = [];
-  private readonly byLiteral: LiteralGate[] = [];
+  private readonly byLiteral = new LiteralGates();
   private readonly bySource: Array<{ rule: number; pieces: ReadonlyArray<string | RegExp> }> = [];
 
   constructor(nb: NotebookContext, private readonly rules: readonly Rule[]) {
@@ -57,7 +51,7 @@ export class RuleDispatch {
       if (!r.triggers && !g) { this.always[i] = 1; return; }
       if (g?.notebookTriggers) for (const t of new Set(g.notebookTriggers(nb))) add(this.byLocalIdent, t, this.rank[ruleNumbers.get(r)!]);
       for (const t of g?.nodeTypes ?? []) add(byType, t, i);
-      if (g?.literals?.length) this.byLiteral.push({ rule: i, values: g.literals, quoted: g.literals.flatMap((v) => [`'${v}'`, `"${v}"`]) });
+      if (g?.literals?.length) this.byLiteral.add(i, g.literals);
       if (g?.source?.length) this.bySource.push({ rule: i, pieces: g.source });
     });
     for (const [type, rules] of byType) this.byType.push({ type, rules });
@@ -85,9 +79,7 @@ export class RuleDispatch {
     for (const { rule, pieces } of this.bySource) {
       if (!on[rule] && pieces.some((p) => (typeof p === 'string' ? cell.text.includes(p) : p.test(cell.text)))) on[rule] = 1;
     }
-    for (const g of this.byLiteral) {
-      if (!on[g.rule] && hasLiteral(cell, g)) on[g.rule] = 1;
-    }
+    if (!this.byLiteral.empty) this.byLiteral.mark(cell, on);
     const out: Rule[] = [];
     for (let i = 0; i < on.length; i++) if (on[i]) out.push(this.rules[i]);
     return out;
@@ -100,18 +92,4 @@ function add<T>(index: Map<string, T[]>, key: string, r: T): void {
   const l = index.get(key);
   if (l) l.push(r);
   else index.set(key, [r]);
-}
-
-/**
- * Does the cell hold a plain string literal with one of these values? A literal without a backslash
- * is its value between its quotes (tree-sitter's string_content is the raw text between them), so
- * the source then contains `'value'` or `"value"` (triple quotes included); a cell with a backslash
- * anywhere is checked exactly, by the string values of its nodes.
- */
-function hasLiteral(cell: ParsedCell, g: LiteralGate): boolean {
-  const text = cell.text;
-  for (const q of g.quoted) if (text.includes(q)) return true;
-  if (!text.includes('\\')) return false;
-  const values = cellCache(cell).stringValues();
-  return g.values.some((v) => values.has(v));
 }

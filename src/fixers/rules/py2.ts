@@ -212,9 +212,14 @@ const neOperator = rule({
   },
 });
 
+/** Cells with parse errors (error recovery can lex a token from inside a word: no text gate holds there). */
+const PARSE_ERRORS = ['ERROR', 'MISSING'];
+
 const octal = rule({
   id: 'py2-octal-literal',
-  gate: { nodeTypes: ['integer'] },
+  // `integer` is not indexed (tree.ts): a 0 then an octal digit starting a token, which in a tree
+  // without errors starts a word (`1.07` passes too, `x07` and `100` do not).
+  gate: { source: [/\b0[0-7]/], nodeTypes: PARSE_ERRORS },
   library: 'python',
   title: 'octal literal 0777',
   old: '0777',
@@ -234,7 +239,8 @@ const octal = rule({
 
 const longSuffix = rule({
   id: 'py2-long-suffix',
-  gate: { nodeTypes: ['integer'] },
+  // `integer` is not indexed (tree.ts): the text of an `10L` / `0xFFL` literal holds one of these.
+  gate: { source: [/\d[lL]|0[xXbBoO][0-9a-fA-F]*[lL]/] },
   library: 'python',
   title: 'long literal suffix',
   old: '10L',
@@ -254,7 +260,10 @@ const longSuffix = rule({
 const urPrefix = rule({
   id: 'py2-ur-prefix',
   // A string start is its prefix letters then the quote (the grammar accepts any prefix letters).
-  gate: { source: [/[uU][rR][A-Za-z]*['"]/] },
+  // In a tree without errors it begins a token: its `u` starts a word or follows a number glued to
+  // it (`1ur'x'`), never the inside of a name (`feature'` is a name then a quote, ~750 cells of the
+  // corpus). Error recovery can lex a token from inside a word, so cells with errors keep running.
+  gate: { source: [/\b(?:\d\w*)?[uU][rR][A-Za-z]*['"]/], nodeTypes: PARSE_ERRORS },
   library: 'python',
   title: "ur'' string prefix",
   old: "ur'\\d+'",
@@ -601,6 +610,18 @@ function iteratingContext(ctx: CellContext, call: SyntaxNode): boolean {
   return false;
 }
 
+/**
+ * The calls `name(...)` whose function is the bare name, in document order: the identifiers named
+ * `name` that are a call's function (callOf), read from the cell's call index (which most rules
+ * build anyway) rather than from its identifier list (every identifier node of the cell; `range`
+ * is in most cells that loop).
+ */
+function bareCalls(ctx: CellContext, name: string): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (const { call, fn } of ctx.cache.callsNamed(name)) if (fn.type === 'identifier') out.push(call);
+  return out;
+}
+
 const listBuiltins = rule({
   id: 'py2-list-builtins',
   triggers: ['map', 'filter', 'zip'],
@@ -625,9 +646,8 @@ const listBuiltins = rule({
   *find(ctx) {
     for (const name of ['map', 'filter', 'zip']) {
       if (ctx.nb.isBound(name)) continue;
-      for (const id of ctx.identifiers(name)) {
-        const call = callOf(id);
-        if (!call || iteratingContext(ctx, call)) continue;
+      for (const call of bareCalls(ctx, name)) {
+        if (iteratingContext(ctx, call)) continue;
         const p = call.parent;
         const indexed = p?.type === 'subscript' && sameNode(p.childForFieldName('value'), call);
         const lenArg = p?.type === 'argument_list' && p.parent?.childForFieldName('function')?.text === 'len';
@@ -659,9 +679,7 @@ const rangeList = rule({
   }],
   *find(ctx) {
     if (ctx.nb.isBound('range')) return;
-    for (const id of ctx.identifiers('range')) {
-      const call = callOf(id);
-      if (!call) continue;
+    for (const call of bareCalls(ctx, 'range')) {
       const p = call.parent;
       const concat = p?.type === 'binary_operator' && ['+'].includes(p.child(1)?.type ?? '') &&
         [p.childForFieldName('left'), p.childForFieldName('right')].some((s) => s?.type === 'list' || (s?.type === 'call' && s.childForFieldName('function')?.text === 'range'));

@@ -193,15 +193,23 @@ function newCvConstructor(ctx: CellContext, call: SyntaxNode, info: NonNullable<
   return { start: list.startIndex, end: list.endIndex, text: `(${parts.join(', ')})` };
 }
 
+/**
+ * Text every OLD_CV name contains (StratifiedKFold holds KFold, StratifiedShuffleSplit ShuffleSplit):
+ * a cell without it assigns no old iterator, and its assignments are not read at all.
+ */
+const OLD_CV_TEXT = /KFold|ShuffleSplit/;
+
 /** Names assigned an old-style iterator (`kf = KFold(...)`) anywhere in the notebook. */
 function oldCvNames(nb: NotebookContext): Set<string> {
   return nb.memo('old-cv-names', () => {
     const names = new Set<string>();
     for (const c of nb.cells) {
+      if (!OLD_CV_TEXT.test(c.text)) continue;
       for (const a of c.idx.byType.get('assignment') ?? []) {
         const right = a.childForFieldName('right');
         const fnText = right?.type === 'call' ? right.childForFieldName('function')?.text ?? '' : '';
-        if (fnText.split('.').pop()! in OLD_CV) names.add(a.childForFieldName('left')?.text ?? '');
+        // An own key: `in` would also take Object.prototype's names (`x = s.toString()`).
+        if (Object.hasOwn(OLD_CV, fnText.split('.').pop()!)) names.add(a.childForFieldName('left')?.text ?? '');
       }
     }
     return names;

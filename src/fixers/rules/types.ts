@@ -108,7 +108,7 @@ export interface EraBound {
 
 /** Pre-filters besides identifier triggers (see Rule.gate). */
 export interface RuleGate {
-  /** Node types (indexed ones, tree.ts INDEXED_TYPES) of which the cell must have at least one: `print_statement`. */
+  /** Node types (indexed ones, tree.ts INDEXED_TYPES, or ERROR / MISSING) of which the cell must have at least one: `print_statement`. */
   nodeTypes?: readonly string[];
   /** Values of plain string literals of which the cell must have at least one: `'mse'` in a parameter grid. */
   literals?: readonly string[];
