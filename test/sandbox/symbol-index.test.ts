@@ -42,14 +42,15 @@ describe('symbol index (real environment)', { timeout: 600_000 }, () => {
   it("a keyword no rule knows is checked against the callee's current signature: renamed to its similar parameter", async () => {
     const nb = makeNotebook([
       "import pandas as pd\nimport matplotlib\nmatplotlib.use('Agg')\ndf = pd.DataFrame({'a': [1, 2, 3]})",
-      "ax = df.a.plot(kind='bar', colors=['red', 'blue', 'red'])\nprint(len(ax.patches), ax.patches[1].get_facecolor()[:3])",
+      // edgecolors= (the spelling of scatter's parameter) on bars: no rule knows it; the bars' own property is edgecolor.
+      "ax = df.a.plot(kind='bar', edgecolors='k')\nprint(len(ax.patches), ax.patches[1].get_edgecolor()[:3])",
     ]);
-    (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '3 (0.0, 0.0, 1.0)\n' }];
+    (nb.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '3 (0.0, 0.0, 0.0)\n' }];
     const report = await modernizeRulesOnly(nb, '/virtual/kw.ipynb');
     assert.equal(report.verdict, 'reproduced', report.reason);
     const fix = report.fixes.find((f) => f.source === 'unexpected-keyword');
     assert.ok(fix, JSON.stringify(report.fixes.map((f) => f.source)));
-    assert.match(fix!.summary, /colors=.*color=/);
+    assert.match(fix!.summary, /edgecolors=.*edgecolor=/);
   });
 
   it('a standard-library module used without its import (the import cell was deleted) gets it back, rules only', async () => {
