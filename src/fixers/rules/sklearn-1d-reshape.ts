@@ -18,9 +18,8 @@ import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { parseNotebookCells, disposeCells } from './engine.js';
 import type { RuntimeFrame } from './context.js';
-import { onFrameLines } from './traceback.js';
+import { ANSI, onFrameLines } from './traceback.js';
 
-const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
 const METHODS = new Set(['fit', 'transform', 'fit_transform', 'predict', 'predict_proba', 'predict_log_proba', 'decision_function', 'score', 'inverse_transform']);
 
 /** A traceback through a scaler's own method (or its function form): 1-D meant one feature there. */
