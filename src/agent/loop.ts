@@ -12,7 +12,7 @@ import type { Patch } from '../core/patch.js';
 import { RESEEDED_KERNEL } from '../executor/kernel-session.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { ProgressTracker, type Budgets } from './budgets.js';
-import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, stuckStop, type Stop } from './decisions.js';
+import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, skipNeverRun, stuckStop, type Stop } from './decisions.js';
 import { diagnose } from './diagnosis.js';
 import type { Environment, RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
@@ -104,6 +104,15 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         const out = done({ reason: 'reproduced', detail: 'the clean run from a fresh kernel reproduces' }, final);
         emit({ type: 'verdict', verdict });
         return out;
+      }
+      // A never-run cell over a limit is skipped before any rewrite is tried: nothing could verify one.
+      const skipped = diagnosis.kind === 'fix' && env.excuse && d.neverRun ? skipNeverRun(diagnosis, d.neverRun) : undefined;
+      if (skipped && diagnosis.kind === 'fix') {
+        env.excuse!(diagnosis.cell, skipped);
+        emit({ type: 'excused', cell: diagnosis.cell, expected: skipped });
+        state = await runner.reexecute(step, [diagnosis.cell], state, kernelStale);
+        kernelStale = false;
+        continue;
       }
       const move = nextMove({
         diagnosis, llm: d.stuck.llm.enabled, budgets: d.budgets, fixes: bench.fixCount, spentUsd: d.spentUsd(), startedAt: d.startedAt,

@@ -148,7 +148,7 @@ export interface ExecuteCellsOptions {
   /**
    * Errors the notebook's stored outputs show (cell index -> exception class): the author's own run
    * raised there. The same class again is recorded as expected and the run goes on, as the author's
-   * did; a cell the author interrupted (KeyboardInterrupt) is not run at all.
+   * did; a cell the author interrupted (KeyboardInterrupt), or one marked `skipped`, is not run at all.
    */
   expectedErrors?: ReadonlyMap<number, ExpectedError>;
   /**
@@ -193,12 +193,14 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
       cells.push({ ...notRun(index, codeIndex), status: 'ok', durationMs: 0 });
       continue;
     }
-    if (o.expectedErrors?.get(index)?.ename === 'KeyboardInterrupt') {
-      // The author stopped this cell by hand; its stored outputs are all there is of it.
-      const reason = 'the author interrupted this cell in the original run; it is not run';
+    const skip = o.expectedErrors?.get(index);
+    if (skip?.ename === 'KeyboardInterrupt' || skip?.skipped) {
+      // The author stopped this cell by hand (its stored outputs are all there is of it), or never ran
+      // it and here it exceeds the time or memory limit: either way it has no record to run for.
+      const expectedError = skip.skipped ? skip : { ename: 'KeyboardInterrupt', reason: 'the author interrupted this cell in the original run; it is not run' };
       markCell(cell, null);
-      cell.outputs = [{ output_type: 'stream', name: 'stderr', text: `[nbmodernize: ${reason}]\n` }];
-      cells.push({ ...notRun(index, codeIndex), status: 'error', error: { ename: 'KeyboardInterrupt', evalue: '', traceback: [] }, expectedError: { ename: 'KeyboardInterrupt', reason } });
+      cell.outputs = [{ output_type: 'stream', name: 'stderr', text: `[nbmodernize: ${expectedError.reason}]\n` }];
+      cells.push({ ...notRun(index, codeIndex), status: 'error', error: { ename: expectedError.ename, evalue: '', traceback: [] }, expectedError });
       continue;
     }
     o.emit({ type: 'cell-start', index, codeIndex, total: code.length, preview: src.trim().split('\n')[0].slice(0, 60) });

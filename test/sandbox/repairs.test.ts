@@ -17,6 +17,12 @@ import { makeNotebook } from '../support/notebooks.js';
 
 const DATA = path.join(packageRoot(), 'test', 'fixtures', 'data', 'mini-comp');
 
+/** The author's execution counts, by cell (null: a cell the author never ran). */
+function withCounts(nb: Notebook, counts: Array<number | null>): Notebook {
+  counts.forEach((n, i) => { (nb.cells[i] as any).execution_count = n; });
+  return nb;
+}
+
 function withStoredOutputs(nb: Notebook, outputs: Record<number, string>): Notebook {
   for (const [i, text] of Object.entries(outputs)) (nb.cells[Number(i)] as any).outputs = [{ output_type: 'stream', name: 'stdout', text }];
   return nb;
@@ -70,7 +76,7 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
 
   it("the author's execution order: a helper defined later but run first is moved up, and written that way", async () => {
     const nb = withStoredOutputs(makeNotebook(['import math', 'print(round(area(2), 3))', 'def area(r):\n    return math.pi * r * r', 'print("done")']), { 1: '12.566\n', 3: 'done\n' });
-    [1, 3, 2, 4].forEach((n, i) => { (nb.cells[i] as any).execution_count = n; });
+    withCounts(nb, [1, 3, 2, 4]);
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-repairs-'));
     const report = await modernizeNotebook(nb, { sandbox: testSandboxRequest(), outDir, notebookPath: '/virtual/order.ipynb', llm: { provider: null, reason: 'test: rules only' }, timeoutS: 120 });
     assert.equal(report.verdict, 'reproduced', report.reason);
@@ -153,20 +159,29 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  /** A cell the author ran, `middle` never run (no count, no outputs), then a recorded `after 21`. */
+  const neverRunBetween = (middle: string) => withCounts(withStoredOutputs(makeNotebook(['x = 20', middle, 'print("after", x + 1)']), { 2: 'after 21\n' }), [1, null, 2]);
+
   it('a cell the author never ran fails here and no rule repairs it: excused and named, the recorded cells after it still judged', async () => {
-    const nb = withStoredOutputs(makeNotebook([
-      'x = 20',
-      "import pandas as pd\npredictions = pd.DataFrame({'Name': ['Kelly, Mr. James']}).astype(float)",
-      'print("after", x + 1)',
-    ]), { 2: 'after 21\n' });
-    (nb.cells[0] as any).execution_count = 1;
-    (nb.cells[1] as any).execution_count = null;
-    (nb.cells[2] as any).execution_count = 2;
+    const nb = neverRunBetween("import pandas as pd\npredictions = pd.DataFrame({'Name': ['Kelly, Mr. James']}).astype(float)");
     const { report, trajectory } = await modernize(nb);
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.match(report.reason, /cells the author never ran \(no record to hold them to\): cell 1 ValueError/);
     assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.neverRun));
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
+  it('a cell the author never ran is over the time budget here: skipped, marked in the output notebook, named; the recorded cells after it still run and are judged', async () => {
+    const nb = neverRunBetween('import time\nwhile True:\n    time.sleep(0.5)');
+    const { report, trajectory } = await modernize(nb, 15);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /not run: cells the author never ran that are over the time or memory limit here: cell 1/);
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+    assert.ok(!report.fixes.some((f) => f.type === 'runtime-reduction'), 'nothing rewritten: skipped');
+    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.skipped && e.expected.ename === 'BudgetExceededError'));
+    const written = JSON.parse(fs.readFileSync(report.artifacts.notebook, 'utf8'));
+    assert.match(JSON.stringify(written.cells[1].outputs), /never ran this cell.*not run/);
+    assert.deepEqual([].concat(written.cells[1].source).join(''), 'import time\nwhile True:\n    time.sleep(0.5)', "the author's code stays");
   });
 
   it('a 1-D target through a scaler: one feature and a 1-D result, as scikit-learn 0.17-0.18 scalers gave it', async () => {
@@ -266,13 +281,7 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
   });
 
   it('a cell the author never ran (no execution count, no outputs) that does not compile is part of the record', async () => {
-    const nb = withStoredOutputs(makeNotebook([
-      'x = 20',
-      '[0.25, 0.5 ] 12\n[0.75, 1.25] 7',
-      'print("after", x + 1)',
-    ]), { 2: 'after 21\n' });
-    (nb.cells[0] as any).execution_count = 1;
-    (nb.cells[2] as any).execution_count = 2;
+    const nb = neverRunBetween('[0.25, 0.5 ] 12\n[0.75, 1.25] 7');
     const { report } = await modernize(nb);
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.match(report.reason, /cell 1 SyntaxError/);

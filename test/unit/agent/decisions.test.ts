@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, runModeFor, stuckStop } from '../../../src/agent/decisions.js';
+import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckStop } from '../../../src/agent/decisions.js';
 import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
 import type { FixDiagnosis } from '../../../src/agent/fixers.js';
 import type { RunState } from '../../../src/agent/environment.js';
@@ -71,5 +71,17 @@ describe('loop decisions', () => {
     assert.equal(excuseNeverRun(d, { reason: 'budget-exceeded', detail: '' } as any, new Set([4])), undefined);
     const timeout = { ...d, error: undefined } as unknown as FixDiagnosis;
     assert.equal(excuseNeverRun(timeout, stop, new Set([4])), undefined, 'a timeout or a dead kernel is not an error to excuse');
+  });
+
+  it('skipNeverRun: a never-run cell over the time budget or out of memory is skipped; errors and ran cells are not', () => {
+    const slow = { kind: 'fix', fixType: 'runtime-reduction', cell: 4, why: 'budget-exceeded: cell 4 took 590 s', signature: 'slow:4' } as unknown as FixDiagnosis;
+    const skipped = skipNeverRun(slow, new Set([4]));
+    assert.deepEqual([skipped?.ename, skipped?.neverRun, skipped?.skipped], ['BudgetExceededError', true, true]);
+    assert.match(skipped!.reason, /never ran this cell.*budget-exceeded: cell 4 took 590 s.*not run/);
+    const oom = { ...slow, why: 'out of memory: cell 4', error: { ename: 'MemoryError', evalue: '', traceback: [] } } as unknown as FixDiagnosis;
+    assert.equal(skipNeverRun(oom, new Set([4]))?.ename, 'MemoryError');
+    assert.equal(skipNeverRun(slow, new Set([3])), undefined, 'a cell the author ran is held to its record');
+    const error = { ...slow, fixType: 'error-repair', error: { ename: 'ValueError', evalue: 'x', traceback: [] } } as unknown as FixDiagnosis;
+    assert.equal(skipNeverRun(error, new Set([4])), undefined, "an error is excuseNeverRun's, once nothing fixes it");
   });
 });
