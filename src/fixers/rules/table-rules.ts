@@ -82,6 +82,8 @@ export interface ReplaceValueEntry extends EntryBase {
   values: Record<string, string>;
   /** Also rewrite `{'kwarg': [...]}` / `{'step__kwarg': ...}` dict entries (parameter grids, param dicts). */
   inDicts?: boolean;
+  /** The parameter's place among the positional arguments (0: the first), when it may be passed that way (`to_dict('r')`). */
+  position?: number;
 }
 
 /** `recv.old(...)` -> `recv.new(...)` (`new` may be a chain: `values.reshape`); `attribute` for non-call uses. */
@@ -263,7 +265,10 @@ function* findReplaceValue(ctx: CellContext, e: ReplaceValueEntry, widened: bool
     if (to !== undefined) yield { node, edits: [replaceNode(node, literalText(node, to))] };
   };
   for (const call of matchingCalls(ctx, e.callees, widened)) {
-    yield* rewrite(kwValue(callArgs(call)?.keywords.get(e.kwarg)));
+    const args = callArgs(call);
+    const kw = args?.keywords.get(e.kwarg);
+    // A positional argument counts only before any splat (which could shift the places).
+    yield* rewrite(kw ? kwValue(kw) : e.position !== undefined && args && !args.listSplat ? args.positional[e.position] : undefined);
   }
   if (!e.inDicts) return;
   for (const pair of ctx.nodes('pair')) {
@@ -335,7 +340,8 @@ function describe(e: TableEntry): { title: string; old: string; new: string; tri
         old: `${c}(${vals.map(([a]) => `${e.kwarg}=${a}`).join(' / ')})`,
         new: vals.map(([, b]) => `${e.kwarg}=${b}`).join(' / '),
         // Grid keys are strings, not identifiers: entries that look into dicts are gated by their values (literalGate).
-        triggers: e.inDicts ? [] : [e.kwarg],
+        // A value that may be passed positionally has no keyword to look for: the callee's name is the trigger.
+        triggers: e.inDicts ? [] : [e.kwarg, ...(e.position !== undefined ? e.callees.map((c) => ('method' in c ? c.method : last(c.qname))) : [])],
       };
     }
     case 'rename-method': {

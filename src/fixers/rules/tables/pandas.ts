@@ -723,7 +723,7 @@ export const pandasTable: TableEntry[] = [
   },
   {
     kind: 'replace-value', id: 'pandas-to-dict-orient-abbrev', library: 'pandas', removedIn: '2.0', deprecatedIn: '1.1',
-    callees: on('DataFrame', 'to_dict'), kwarg: 'orient',
+    callees: on('DataFrame', 'to_dict'), kwarg: 'orient', position: 0,
     values: { "'r'": "'records'", "'l'": "'list'", "'s'": "'series'", "'sp'": "'split'", "'i'": "'index'", "'d'": "'dict'" },
     errors: [err('ValueError', /orient '\w+' not understood/)],
     link: WN('2.0.0'),
@@ -732,6 +732,11 @@ export const pandasTable: TableEntry[] = [
       before: DF + "print(df.to_dict(orient='r')[0])",
       after: DF + "print(df.to_dict(orient='records')[0])",
       expect: "{'k': 1, 'v': 1}", beforeError: 'ValueError',
+    }, {
+      // The orient passed positionally, as most notebooks wrote it.
+      before: DF + "print(df.to_dict('r')[0], df.to_dict('l')['v'])",
+      after: DF + "print(df.to_dict('records')[0], df.to_dict('list')['v'])",
+      expect: "{'k': 1, 'v': 1} [1, 2, 3]", beforeError: 'ValueError',
     }],
   },
   {
