@@ -633,7 +633,7 @@ export class CellCache {
 
   release(): void {
     this._calls = this._attrs = this._idents = undefined;
-    this._strings = this._tokens = undefined;
+    this._strings = this._tokens = this._words = undefined;
   }
 
   /**
@@ -696,12 +696,20 @@ export class CellCache {
   }
 
   /**
-   * Every word of the cell's text that could be an identifier (in strings and comments too): a
-   * superset of its identifiers, read without building a tree node per identifier, for dispatch.
+   * Every word of the cell's text that could be an identifier (in strings and comments too), in
+   * text order and repeated as often as it occurs: a superset of its identifiers, read without
+   * building a tree node per identifier, for dispatch (which marks rules by them, so repeats do no
+   * harm: making them a set for it cost more than looking the repeats up).
    */
+  words(): readonly string[] {
+    return (this._words ??= this.cell.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+  }
+
+  private _words: string[] | undefined;
+
+  /** The distinct words(), built when a name is first looked up in them. */
   tokens(): Set<string> {
-    if (this._tokens) return this._tokens;
-    return (this._tokens = new Set(this.cell.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []));
+    return (this._tokens ??= new Set(this.words()));
   }
 
   private _tokens: Set<string> | undefined;
