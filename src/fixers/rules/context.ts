@@ -149,7 +149,11 @@ export class NotebookContext {
   readonly futurePrint: boolean;
 
   private readonly memos = new Map<string, unknown>();
-  private readonly qnames = new Map<string, string | undefined>();
+  /**
+   * Qualified names by cell, then by node id (unique within a tree): a key string per lookup, built
+   * from the cell, the node's range and its type, cost more than the lookup itself.
+   */
+  private readonly qnames = new Map<number, Map<number, string | undefined>>();
 
   /**
    * Empty the caches once the rules have run: this context, made when the scan starts, is often
@@ -514,10 +518,12 @@ export class NotebookContext {
 
   /** Qualified name of an identifier / attribute chain through the notebook's imports. */
   qname(node: SyntaxNode, cell: number): string | undefined {
-    const key = `${cell}:${node.startIndex}:${node.endIndex}:${node.type}`;
-    if (this.qnames.has(key)) return this.qnames.get(key);
+    let byId = this.qnames.get(cell);
+    if (!byId) this.qnames.set(cell, (byId = new Map()));
+    const id = node.id;
+    if (byId.has(id)) return byId.get(id);
     const q = this.computeQname(node, cell);
-    this.qnames.set(key, q);
+    byId.set(id, q);
     return q;
   }
 
@@ -736,6 +742,24 @@ export class CellCache {
   }
 }
 
+/** Is one of `names`, or a local alias of one, in `where` (a cell's text: a substring of it; a lookup: a key of it)? */
+function someNameOrAlias(names: readonly string[], aliases: ReadonlyMap<string, readonly string[]>, where: string | ReadonlyMap<string, unknown>): boolean {
+  for (let i = 0; i < names.length; i++) {
+    if (typeof where === 'string' ? where.includes(names[i]) : where.has(names[i])) return true;
+    const local = aliases.get(names[i]);
+    if (local) for (let k = 0; k < local.length; k++) if (typeof where === 'string' ? where.includes(local[k]) : where.has(local[k])) return true;
+  }
+  return false;
+}
+
+/** Append what `byName` lists under `name`, unless `taken` says it was appended already (it remembers only names found). */
+function takeOnce<T>(byName: ReadonlyMap<string, readonly T[]>, name: string, taken: Set<string>, out: T[]): void {
+  const l = byName.get(name);
+  if (!l || taken.has(name)) return;
+  taken.add(name);
+  for (let i = 0; i < l.length; i++) out.push(l[i]);
+}
+
 const caches = new WeakMap<ParsedCell, CellCache>();
 
 function hasParseErrors(cell: ParsedCell): boolean {
@@ -800,22 +824,29 @@ export class CellContext {
   }
 
   /**
-   * Could the cell call something named one of `names`? No when its text contains none of them: a
-   * call's name is the text of one of its nodes (checked before building the cell's call index).
+   * Could the cell hold a call or attribute reaching one of `qnames`? No when its text contains no
+   * last segment of them (nor, with `aliases`, a local alias of one): the called or accessed name
+   * is the text of one of its nodes. Asked before building sets and the cell's lookups: most cells
+   * mention none of the names (rules ask this on every cell they run).
    */
-  private mentionsAny(names: Iterable<string>): boolean {
+  private mentionsLastSegment(qnames: Iterable<string>, aliases: boolean): boolean {
     const text = this.cell.text;
-    for (const n of names) if (text.includes(n)) return true;
+    const byLast = aliases ? this.nb.aliasIndex() : undefined;
+    for (const q of qnames) {
+      const last = q.slice(q.lastIndexOf('.') + 1);
+      if (text.includes(last) || byLast?.get(last)?.some((a) => text.includes(a))) return true;
+    }
     return false;
   }
 
   /** Calls whose function resolves (through imports) to one of `qnames`. */
   *callsTo(qnames: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> {
-    const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
+    const list = Array.isArray(qnames) || qnames instanceof Set ? qnames : [...qnames];
+    if (!this.mentionsLastSegment(list, true)) return;
+    const set = list instanceof Set ? (list as Set<string>) : new Set(list);
     const out: Array<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> = [];
     const names = new Set(lastSegments(set));
     for (const n of [...names]) for (const a of this.nb.aliasesOf(n)) names.add(a);
-    if (!this.mentionsAny(names)) return;
     const byName = this.cache.callsByName();
     for (const last of names) {
       for (const info of byName.get(last) ?? []) {
@@ -831,16 +862,19 @@ export class CellContext {
   callsNamed(names: Iterable<string>): CallInfo[] {
     const list = Array.isArray(names) ? (names as string[]) : [...names];
     // Most cells call none of the names: say so before building sets and arrays (rules ask this on every cell they run),
-    // and before building the cell's call index when its text does not even contain them.
+    // and before building the cell's call index when its text does not even contain them. Plain loops, not
+    // closures: this runs tens of thousands of times a scan, and each closure was an allocation.
     const aliases = this.nb.aliasIndex();
-    const text = this.cell.text;
-    if (!list.some((n) => text.includes(n) || aliases.get(n)?.some((a) => text.includes(a)))) return [];
+    if (!someNameOrAlias(list, aliases, this.cell.text)) return [];
     const byName = this.cache.callsByName();
-    if (!list.some((n) => byName.has(n) || aliases.get(n)?.some((a) => byName.has(a)))) return [];
-    const want = new Set(list);
-    for (const n of [...want]) for (const a of this.nb.aliasesOf(n)) want.add(a);
+    if (!someNameOrAlias(list, aliases, byName)) return [];
+    // The names, then their aliases, each once, in that order (ties of the sort keep it), collecting
+    // only those the cell calls: a set of every name and alias cost more than the lookups (rules pass
+    // up to a hundred names).
     const out: CallInfo[] = [];
-    for (const n of want) out.push(...(byName.get(n) ?? []));
+    const taken = new Set<string>();
+    for (const n of list) takeOnce(byName, n, taken, out);
+    for (const n of list) for (const a of this.nb.aliasesOf(n)) takeOnce(byName, a, taken, out);
     return out.sort((a, b) => a.call.startIndex - b.call.startIndex);
   }
 
@@ -857,7 +891,9 @@ export class CellContext {
 
   /** Attribute nodes whose qualified name is in `qnames` (e.g. "numpy.float"). */
   *attributesTo(qnames: Iterable<string>): Generator<{ node: SyntaxNode; qname: string }> {
-    const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
+    const list = Array.isArray(qnames) || qnames instanceof Set ? qnames : [...qnames];
+    if (!this.mentionsLastSegment(list, false)) return;
+    const set = list instanceof Set ? (list as Set<string>) : new Set(list);
     const byName = this.cache.attrsByName();
     const out: Array<{ node: SyntaxNode; qname: string }> = [];
     for (const last of lastSegments(set)) {
@@ -874,7 +910,8 @@ export class CellContext {
   attributesNamed(names: Iterable<string>): AttrInfo[] {
     const byName = this.cache.attrsByName();
     const out: AttrInfo[] = [];
-    for (const n of new Set(names)) out.push(...(byName.get(n) ?? []));
+    const taken = new Set<string>();
+    for (const n of names) takeOnce(byName, n, taken, out);
     return out.sort((a, b) => a.node.startIndex - b.node.startIndex);
   }
 
