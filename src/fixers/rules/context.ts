@@ -365,10 +365,12 @@ export class NotebookContext {
       if (!l) byName.set(left.text, (l = []));
       l.push({ right, cell });
     }
+    // Whether an assignment is clearly not pandas does not depend on the names found so far: decided
+    // once, not again in every round.
+    const candidates = [...byName].filter(([, rights]) => !rights.some((r) => this.isNonPandasExpr(r.right, r.cell)));
     for (let round = 0; round < 3; round++) {
       let changed = false;
-      for (const [name, rights] of byName) {
-        if (rights.some((r) => this.isNonPandasExpr(r.right, r.cell))) continue;
+      for (const [name, rights] of candidates) {
         if (!this.frames.has(name) && rights.some((r) => this.isDataFrameExpr(r.right, r.cell) && !isSelfUpdate(name, r.right))) {
           this.frames.add(name);
           changed = true;

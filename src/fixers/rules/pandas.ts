@@ -1668,12 +1668,13 @@ const columnsSet = rule({
     beforeError: 'ValueError',
   }],
   *find(ctx) {
-    const sets = setNames(ctx);
     for (const { call } of ctx.callsTo(['pandas.DataFrame', 'pandas.Series'])) {
       const args = callArgs(call);
       for (const k of ['columns', 'index']) {
         const v = kwValue(args?.keywords.get(k));
-        if (v && (isSetExpr(v) || (v.type === 'identifier' && sets.has(v.text)))) yield { node: v, edits: [replaceNode(v, `list(${v.text})`)] };
+        // The set-valued names (a walk of every assignment in the notebook) only once a name is passed:
+        // the triggers are in most cells, such calls in few.
+        if (v && (isSetExpr(v) || (v.type === 'identifier' && setNames(ctx).has(v.text)))) yield { node: v, edits: [replaceNode(v, `list(${v.text})`)] };
       }
     }
   },
