@@ -1866,7 +1866,11 @@ const groupbyTupleColumns = rule({
   *find(ctx) {
     const errorLine = onErrorLine(ctx, TUPLE_SUBSET);
     const onLine = (n: SyntaxNode) => !!errorLine && errorLine(n);
+    // Two keys or more are separated by a comma in the text unless the parser made the comma up (a
+    // MISSING node): checked first, before reading the keys of every subscript of the cell.
+    const madeUp = ctx.nodes('MISSING').length > 0;
     for (const sub of ctx.nodes('subscript')) {
+      if (!madeUp && !sub.text.includes(',')) continue;
       const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
       if (keys.length < 2 || keys.some((k) => k.type === 'slice')) continue;
       const last = keys[keys.length - 1];
