@@ -645,12 +645,14 @@ export class CellCache {
   }
 
   /**
-   * The calls named `name` (callsByName), without building that index for a cell whose text does
-   * not contain the name (a call's name is the text of one of its nodes): notebook-wide lookups ask
-   * every cell after a few names that most cells never mention.
+   * The calls named `name` (callsByName), without building that index for a cell that cannot have
+   * an identifier so named (a call's name is the text of an identifier): notebook-wide lookups ask
+   * every cell after a few names that most cells never mention. A cell without parse errors is
+   * asked through its words (one set lookup per name, where searching the text for each name cost
+   * more than the set); one with errors through its text (mayHaveIdentifier does not hold there).
    */
   callsNamed(name: string): readonly CallInfo[] {
-    if (!this.cell.text.includes(name)) return NO_CALLS;
+    if (hasParseErrors(this.cell) ? !this.cell.text.includes(name) : !this.mayHaveIdentifier(name)) return NO_CALLS;
     return this.callsByName().get(name) ?? NO_CALLS;
   }
 
