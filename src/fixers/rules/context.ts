@@ -649,10 +649,10 @@ export class CellCache {
    * an identifier so named (a call's name is the text of an identifier): notebook-wide lookups ask
    * every cell after a few names that most cells never mention. A cell without parse errors is
    * asked through its words (one set lookup per name, where searching the text for each name cost
-   * more than the set); one with errors through its text (mayHaveIdentifier does not hold there).
+   * more than the set); one with errors through its text (mayName).
    */
   callsNamed(name: string): readonly CallInfo[] {
-    if (hasParseErrors(this.cell) ? !this.cell.text.includes(name) : !this.mayHaveIdentifier(name)) return NO_CALLS;
+    if (!this.mayName(name)) return NO_CALLS;
     return this.callsByName().get(name) ?? NO_CALLS;
   }
 
@@ -733,6 +733,17 @@ export class CellCache {
     return !ASCII_NAME.test(name) || this.tokens().has(name);
   }
 
+  /**
+   * Could one of the cell's identifiers be spelled `name`? Through its words when it has no parse
+   * errors (mayHaveIdentifier), else through its text: error recovery can lex an identifier from
+   * inside a longer word.
+   */
+  mayName(name: string): boolean {
+    return (this._parseErrors ??= hasParseErrors(this.cell)) ? this.cell.text.includes(name) : this.mayHaveIdentifier(name);
+  }
+
+  private _parseErrors: boolean | undefined;
+
   identifiers(): Map<string, SyntaxNode[]> {
     if (this._idents) return this._idents;
     const m = new Map<string, SyntaxNode[]>();
@@ -746,12 +757,12 @@ export class CellCache {
   }
 }
 
-/** Is one of `names`, or a local alias of one, in `where` (a cell's text: a substring of it; a lookup: a key of it)? */
-function someNameOrAlias(names: readonly string[], aliases: ReadonlyMap<string, readonly string[]>, where: string | ReadonlyMap<string, unknown>): boolean {
+/** Is one of `names`, or a local alias of one, in `where` (a cell: possibly one of its names, mayName; a lookup: a key of it)? */
+function someNameOrAlias(names: readonly string[], aliases: ReadonlyMap<string, readonly string[]>, where: CellCache | ReadonlyMap<string, unknown>): boolean {
   for (let i = 0; i < names.length; i++) {
-    if (typeof where === 'string' ? where.includes(names[i]) : where.has(names[i])) return true;
+    if (where instanceof CellCache ? where.mayName(names[i]) : where.has(names[i])) return true;
     const local = aliases.get(names[i]);
-    if (local) for (let k = 0; k < local.length; k++) if (typeof where === 'string' ? where.includes(local[k]) : where.has(local[k])) return true;
+    if (local) for (let k = 0; k < local.length; k++) if (where instanceof CellCache ? where.mayName(local[k]) : where.has(local[k])) return true;
   }
   return false;
 }
@@ -828,17 +839,17 @@ export class CellContext {
   }
 
   /**
-   * Could the cell hold a call or attribute reaching one of `qnames`? No when its text contains no
-   * last segment of them (nor, with `aliases`, a local alias of one): the called or accessed name
-   * is the text of one of its nodes. Asked before building sets and the cell's lookups: most cells
-   * mention none of the names (rules ask this on every cell they run).
+   * Could the cell hold a call or attribute reaching one of `qnames`? No when no last segment of
+   * them (nor, with `aliases`, a local alias of one) can be one of its identifiers (mayName): the
+   * called or accessed name is an identifier. Asked before building sets and the cell's lookups:
+   * most cells mention none of the names (rules ask this on every cell they run).
    */
   private mentionsLastSegment(qnames: Iterable<string>, aliases: boolean): boolean {
-    const text = this.cell.text;
+    const cache = this.cache;
     const byLast = aliases ? this.nb.aliasIndex() : undefined;
     for (const q of qnames) {
       const last = q.slice(q.lastIndexOf('.') + 1);
-      if (text.includes(last) || byLast?.get(last)?.some((a) => text.includes(a))) return true;
+      if (cache.mayName(last) || byLast?.get(last)?.some((a) => cache.mayName(a))) return true;
     }
     return false;
   }
@@ -869,7 +880,7 @@ export class CellContext {
     // and before building the cell's call index when its text does not even contain them. Plain loops, not
     // closures: this runs tens of thousands of times a scan, and each closure was an allocation.
     const aliases = this.nb.aliasIndex();
-    if (!someNameOrAlias(list, aliases, this.cell.text)) return [];
+    if (!someNameOrAlias(list, aliases, this.cache)) return [];
     const byName = this.cache.callsByName();
     if (!someNameOrAlias(list, aliases, byName)) return [];
     // The names, then their aliases, each once, in that order (ties of the sort keep it), collecting
