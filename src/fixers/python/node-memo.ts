@@ -9,34 +9,22 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 
-/** Field names read often enough to get a slot of their own (the rest share a map). */
+/** Field names read often enough to get a slot of their own (the rest share a map), and their slots. */
 const SLOTS = ['attribute', 'function', 'name', 'left', 'value', 'object', 'right', 'arguments', 'key'] as const;
-type Slot = typeof SLOTS[number];
-const SLOT_SET: ReadonlySet<string> = new Set(SLOTS);
+const SLOT_OF: ReadonlyMap<string, number> = new Map(SLOTS.map((f, i) => [f, i]));
 
 /**
  * Every field initialised in the constructor: all memos share one hidden class. Kept small (most
- * nodes are only asked their type): field children get their own object when first asked.
+ * nodes are only asked their type): field children get their own array when first asked, indexed
+ * by slot (a property named by the field, read and written by name, was a megamorphic access).
  */
 class Memo {
   type: string | undefined = undefined;
   endIndex: number | undefined = undefined;
   text: string | undefined = undefined;
   parent: Node | null | undefined = undefined;
-  fields: Fields | undefined = undefined;
-}
-
-class Fields {
-  attribute: Node | null | undefined = undefined;
-  function: Node | null | undefined = undefined;
-  name: Node | null | undefined = undefined;
-  left: Node | null | undefined = undefined;
-  value: Node | null | undefined = undefined;
-  object: Node | null | undefined = undefined;
-  right: Node | null | undefined = undefined;
-  arguments: Node | null | undefined = undefined;
-  key: Node | null | undefined = undefined;
-  other: Map<string, Node | null> | undefined = undefined;
+  fields: Array<Node | null | undefined> | undefined = undefined;
+  otherFields: Map<string, Node | null> | undefined = undefined;
 }
 
 type Memoized = Node & { nbmMemo?: Memo };
@@ -132,13 +120,16 @@ export function memoizeNodeReads(proto: Node): void {
     },
   });
   proto.childForFieldName = function (this: Memoized, field: string): Node | null {
-    const f = (memoOf(this).fields ??= new Fields());
-    if (SLOT_SET.has(field)) {
-      let child = f[field as Slot];
-      if (child === undefined) f[field as Slot] = child = known(childForFieldName.call(this, field));
+    const m = memoOf(this);
+    const slot = SLOT_OF.get(field);
+    if (slot !== undefined) {
+      // Unset slots read as undefined: not asked yet.
+      const f = (m.fields ??= new Array<Node | null | undefined>(SLOTS.length));
+      let child = f[slot];
+      if (child === undefined) f[slot] = child = known(childForFieldName.call(this, field));
       return child;
     }
-    const other = (f.other ??= new Map());
+    const other = (m.otherFields ??= new Map());
     let child = other.get(field);
     if (child === undefined) other.set(field, (child = known(childForFieldName.call(this, field))));
     return child;

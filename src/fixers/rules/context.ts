@@ -149,7 +149,11 @@ export class NotebookContext {
   readonly futurePrint: boolean;
 
   private readonly memos = new Map<string, unknown>();
-  private readonly qnames = new Map<string, string | undefined>();
+  /**
+   * Qualified names by cell, then by node id (unique within a tree): a key string per lookup, built
+   * from the cell, the node's range and its type, cost more than the lookup itself.
+   */
+  private readonly qnames = new Map<number, Map<number, string | undefined>>();
 
   /**
    * Empty the caches once the rules have run: this context, made when the scan starts, is often
@@ -361,10 +365,12 @@ export class NotebookContext {
       if (!l) byName.set(left.text, (l = []));
       l.push({ right, cell });
     }
+    // Whether an assignment is clearly not pandas does not depend on the names found so far: decided
+    // once, not again in every round.
+    const candidates = [...byName].filter(([, rights]) => !rights.some((r) => this.isNonPandasExpr(r.right, r.cell)));
     for (let round = 0; round < 3; round++) {
       let changed = false;
-      for (const [name, rights] of byName) {
-        if (rights.some((r) => this.isNonPandasExpr(r.right, r.cell))) continue;
+      for (const [name, rights] of candidates) {
         if (!this.frames.has(name) && rights.some((r) => this.isDataFrameExpr(r.right, r.cell) && !isSelfUpdate(name, r.right))) {
           this.frames.add(name);
           changed = true;
@@ -514,10 +520,12 @@ export class NotebookContext {
 
   /** Qualified name of an identifier / attribute chain through the notebook's imports. */
   qname(node: SyntaxNode, cell: number): string | undefined {
-    const key = `${cell}:${node.startIndex}:${node.endIndex}:${node.type}`;
-    if (this.qnames.has(key)) return this.qnames.get(key);
+    let byId = this.qnames.get(cell);
+    if (!byId) this.qnames.set(cell, (byId = new Map()));
+    const id = node.id;
+    if (byId.has(id)) return byId.get(id);
     const q = this.computeQname(node, cell);
-    this.qnames.set(key, q);
+    byId.set(id, q);
     return q;
   }
 
@@ -633,16 +641,18 @@ export class CellCache {
 
   release(): void {
     this._calls = this._attrs = this._idents = undefined;
-    this._strings = this._tokens = undefined;
+    this._strings = this._tokens = this._words = undefined;
   }
 
   /**
-   * The calls named `name` (callsByName), without building that index for a cell whose text does
-   * not contain the name (a call's name is the text of one of its nodes): notebook-wide lookups ask
-   * every cell after a few names that most cells never mention.
+   * The calls named `name` (callsByName), without building that index for a cell that cannot have
+   * an identifier so named (a call's name is the text of an identifier): notebook-wide lookups ask
+   * every cell after a few names that most cells never mention. A cell without parse errors is
+   * asked through its words (one set lookup per name, where searching the text for each name cost
+   * more than the set); one with errors through its text (mayName).
    */
   callsNamed(name: string): readonly CallInfo[] {
-    if (!this.cell.text.includes(name)) return NO_CALLS;
+    if (!this.mayName(name)) return NO_CALLS;
     return this.callsByName().get(name) ?? NO_CALLS;
   }
 
@@ -696,12 +706,20 @@ export class CellCache {
   }
 
   /**
-   * Every word of the cell's text that could be an identifier (in strings and comments too): a
-   * superset of its identifiers, read without building a tree node per identifier, for dispatch.
+   * Every word of the cell's text that could be an identifier (in strings and comments too), in
+   * text order and repeated as often as it occurs: a superset of its identifiers, read without
+   * building a tree node per identifier, for dispatch (which marks rules by them, so repeats do no
+   * harm: making them a set for it cost more than looking the repeats up).
    */
+  words(): readonly string[] {
+    return (this._words ??= this.cell.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+  }
+
+  private _words: string[] | undefined;
+
+  /** The distinct words(), built when a name is first looked up in them. */
   tokens(): Set<string> {
-    if (this._tokens) return this._tokens;
-    return (this._tokens = new Set(this.cell.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []));
+    return (this._tokens ??= new Set(this.words()));
   }
 
   private _tokens: Set<string> | undefined;
@@ -715,6 +733,17 @@ export class CellCache {
     return !ASCII_NAME.test(name) || this.tokens().has(name);
   }
 
+  /**
+   * Could one of the cell's identifiers be spelled `name`? Through its words when it has no parse
+   * errors (mayHaveIdentifier), else through its text: error recovery can lex an identifier from
+   * inside a longer word.
+   */
+  mayName(name: string): boolean {
+    return (this._parseErrors ??= hasParseErrors(this.cell)) ? this.cell.text.includes(name) : this.mayHaveIdentifier(name);
+  }
+
+  private _parseErrors: boolean | undefined;
+
   identifiers(): Map<string, SyntaxNode[]> {
     if (this._idents) return this._idents;
     const m = new Map<string, SyntaxNode[]>();
@@ -726,6 +755,24 @@ export class CellCache {
     }
     return (this._idents = m);
   }
+}
+
+/** Is one of `names`, or a local alias of one, in `where` (a cell: possibly one of its names, mayName; a lookup: a key of it)? */
+function someNameOrAlias(names: readonly string[], aliases: ReadonlyMap<string, readonly string[]>, where: CellCache | ReadonlyMap<string, unknown>): boolean {
+  for (let i = 0; i < names.length; i++) {
+    if (where instanceof CellCache ? where.mayName(names[i]) : where.has(names[i])) return true;
+    const local = aliases.get(names[i]);
+    if (local) for (let k = 0; k < local.length; k++) if (where instanceof CellCache ? where.mayName(local[k]) : where.has(local[k])) return true;
+  }
+  return false;
+}
+
+/** Append what `byName` lists under `name`, unless `taken` says it was appended already (it remembers only names found). */
+function takeOnce<T>(byName: ReadonlyMap<string, readonly T[]>, name: string, taken: Set<string>, out: T[]): void {
+  const l = byName.get(name);
+  if (!l || taken.has(name)) return;
+  taken.add(name);
+  for (let i = 0; i < l.length; i++) out.push(l[i]);
 }
 
 const caches = new WeakMap<ParsedCell, CellCache>();
@@ -792,22 +839,29 @@ export class CellContext {
   }
 
   /**
-   * Could the cell call something named one of `names`? No when its text contains none of them: a
-   * call's name is the text of one of its nodes (checked before building the cell's call index).
+   * Could the cell hold a call or attribute reaching one of `qnames`? No when no last segment of
+   * them (nor, with `aliases`, a local alias of one) can be one of its identifiers (mayName): the
+   * called or accessed name is an identifier. Asked before building sets and the cell's lookups:
+   * most cells mention none of the names (rules ask this on every cell they run).
    */
-  private mentionsAny(names: Iterable<string>): boolean {
-    const text = this.cell.text;
-    for (const n of names) if (text.includes(n)) return true;
+  private mentionsLastSegment(qnames: Iterable<string>, aliases: boolean): boolean {
+    const cache = this.cache;
+    const byLast = aliases ? this.nb.aliasIndex() : undefined;
+    for (const q of qnames) {
+      const last = q.slice(q.lastIndexOf('.') + 1);
+      if (cache.mayName(last) || byLast?.get(last)?.some((a) => cache.mayName(a))) return true;
+    }
     return false;
   }
 
   /** Calls whose function resolves (through imports) to one of `qnames`. */
   *callsTo(qnames: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> {
-    const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
+    const list = Array.isArray(qnames) || qnames instanceof Set ? qnames : [...qnames];
+    if (!this.mentionsLastSegment(list, true)) return;
+    const set = list instanceof Set ? (list as Set<string>) : new Set(list);
     const out: Array<{ call: SyntaxNode; fn: SyntaxNode; qname: string }> = [];
     const names = new Set(lastSegments(set));
     for (const n of [...names]) for (const a of this.nb.aliasesOf(n)) names.add(a);
-    if (!this.mentionsAny(names)) return;
     const byName = this.cache.callsByName();
     for (const last of names) {
       for (const info of byName.get(last) ?? []) {
@@ -823,16 +877,19 @@ export class CellContext {
   callsNamed(names: Iterable<string>): CallInfo[] {
     const list = Array.isArray(names) ? (names as string[]) : [...names];
     // Most cells call none of the names: say so before building sets and arrays (rules ask this on every cell they run),
-    // and before building the cell's call index when its text does not even contain them.
+    // and before building the cell's call index when its text does not even contain them. Plain loops, not
+    // closures: this runs tens of thousands of times a scan, and each closure was an allocation.
     const aliases = this.nb.aliasIndex();
-    const text = this.cell.text;
-    if (!list.some((n) => text.includes(n) || aliases.get(n)?.some((a) => text.includes(a)))) return [];
+    if (!someNameOrAlias(list, aliases, this.cache)) return [];
     const byName = this.cache.callsByName();
-    if (!list.some((n) => byName.has(n) || aliases.get(n)?.some((a) => byName.has(a)))) return [];
-    const want = new Set(list);
-    for (const n of [...want]) for (const a of this.nb.aliasesOf(n)) want.add(a);
+    if (!someNameOrAlias(list, aliases, byName)) return [];
+    // The names, then their aliases, each once, in that order (ties of the sort keep it), collecting
+    // only those the cell calls: a set of every name and alias cost more than the lookups (rules pass
+    // up to a hundred names).
     const out: CallInfo[] = [];
-    for (const n of want) out.push(...(byName.get(n) ?? []));
+    const taken = new Set<string>();
+    for (const n of list) takeOnce(byName, n, taken, out);
+    for (const n of list) for (const a of this.nb.aliasesOf(n)) takeOnce(byName, a, taken, out);
     return out.sort((a, b) => a.call.startIndex - b.call.startIndex);
   }
 
@@ -849,7 +906,9 @@ export class CellContext {
 
   /** Attribute nodes whose qualified name is in `qnames` (e.g. "numpy.float"). */
   *attributesTo(qnames: Iterable<string>): Generator<{ node: SyntaxNode; qname: string }> {
-    const set = qnames instanceof Set ? (qnames as Set<string>) : new Set(qnames);
+    const list = Array.isArray(qnames) || qnames instanceof Set ? qnames : [...qnames];
+    if (!this.mentionsLastSegment(list, false)) return;
+    const set = list instanceof Set ? (list as Set<string>) : new Set(list);
     const byName = this.cache.attrsByName();
     const out: Array<{ node: SyntaxNode; qname: string }> = [];
     for (const last of lastSegments(set)) {
@@ -866,7 +925,8 @@ export class CellContext {
   attributesNamed(names: Iterable<string>): AttrInfo[] {
     const byName = this.cache.attrsByName();
     const out: AttrInfo[] = [];
-    for (const n of new Set(names)) out.push(...(byName.get(n) ?? []));
+    const taken = new Set<string>();
+    for (const n of names) takeOnce(byName, n, taken, out);
     return out.sort((a, b) => a.node.startIndex - b.node.startIndex);
   }
 

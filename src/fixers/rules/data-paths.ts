@@ -25,6 +25,9 @@ const READER_NAMES = [...new Set([...Object.keys(READERS).map((q) => q.slice(q.l
 
 const WRITERS = new Set(['to_csv', 'to_excel', 'to_pickle', 'to_json', 'to_parquet', 'savefig', 'to_hdf', 'to_feather']);
 
+/** Names of the calls that write a file: the writer methods, plt.savefig, np.save and np.savetxt. */
+const WRITE_CALL_NAMES = [...new Set([...WRITERS, 'savefig', 'save', 'savetxt'])];
+
 export const KAGGLE_WORKING = '/kaggle/working';
 
 interface PathExpr {
@@ -311,7 +314,7 @@ function writtenPaths(ctx: CellContext): Set<string> {
     const out = new Set<string>();
     for (const cell of ctx.nb.cells) {
       const calls = cellCache(cell);
-      for (const n of [...WRITERS, 'savefig', 'save', 'savetxt']) {
+      for (const n of WRITE_CALL_NAMES) {
         for (const { call } of calls.callsNamed(n)) {
           const v = stringValue(callArgs(call)?.positional[0]);
           if (v !== undefined && redirectedOutput(ctx, v)) out.add(v);
@@ -324,7 +327,7 @@ function writtenPaths(ctx: CellContext): Set<string> {
 
 const outputPath = rule({
   id: 'data-output-path',
-  triggers: [...WRITERS, 'savefig', 'save', 'savetxt', 'open'],
+  triggers: [...WRITE_CALL_NAMES, 'open'],
   library: 'data',
   title: 'output written into a directory that does not exist',
   old: "submission.to_csv('output/submission.csv')",

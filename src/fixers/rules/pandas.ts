@@ -796,6 +796,10 @@ const KEYWORD_ONLY_FUNCS: Record<string, { names: string[]; keep: number }> = {
   'pandas.read_table': { names: ['filepath_or_buffer', 'sep', 'delimiter', 'header', 'names', 'index_col'], keep: 1 },
 };
 
+/** The names looked up on every cell the rule runs on (built once, not per cell). */
+const KEYWORD_ONLY_METHODS = Object.keys(KEYWORD_ONLY);
+const KEYWORD_ONLY_FUNC_NAMES = new Set(Object.keys(KEYWORD_ONLY_FUNCS));
+
 function positionalToKeywords(args: Args, spec: { names: string[]; keep: number }): TextEdit[] | undefined {
   if (args.listSplat) return undefined;
   const pos = args.positional;
@@ -810,7 +814,7 @@ function positionalToKeywords(args: Args, spec: { names: string[]; keep: number 
 
 const keywordOnly = rule({
   id: 'pandas-keyword-only-arguments',
-  triggers: [...Object.keys(KEYWORD_ONLY), 'concat', 'read_csv', 'read_table'],
+  triggers: [...KEYWORD_ONLY_METHODS, 'concat', 'read_csv', 'read_table'],
   library: 'pandas',
   title: 'positional arguments that became keyword-only',
   old: "df.drop('c', 1); df.dropna(0, 'any'); s.str.split(',', 1); pd.concat([a, b], 1)",
@@ -826,7 +830,7 @@ const keywordOnly = rule({
     beforeError: 'TypeError',
   }],
   *find(ctx) {
-    for (const { call, recv, name } of ctx.methodCalls(Object.keys(KEYWORD_ONLY))) {
+    for (const { call, recv, name } of ctx.methodCalls(KEYWORD_ONLY_METHODS)) {
       const spec = KEYWORD_ONLY[name];
       if (spec.strAccessor && !(recv.type === 'attribute' && recv.childForFieldName('attribute')?.text === 'str')) continue;
       if (spec.frameOnly && !ctx.nb.isPandasExpr(recv, ctx.index)) continue;
@@ -835,7 +839,7 @@ const keywordOnly = rule({
       const edits = args && positionalToKeywords(args, spec);
       if (edits?.length) yield { node: call, edits };
     }
-    for (const { call, qname } of ctx.callsTo(Object.keys(KEYWORD_ONLY_FUNCS))) {
+    for (const { call, qname } of ctx.callsTo(KEYWORD_ONLY_FUNC_NAMES)) {
       const args = callArgs(call);
       const edits = args && positionalToKeywords(args, KEYWORD_ONLY_FUNCS[qname]);
       if (edits?.length) yield { node: call, edits };
@@ -1664,12 +1668,13 @@ const columnsSet = rule({
     beforeError: 'ValueError',
   }],
   *find(ctx) {
-    const sets = setNames(ctx);
     for (const { call } of ctx.callsTo(['pandas.DataFrame', 'pandas.Series'])) {
       const args = callArgs(call);
       for (const k of ['columns', 'index']) {
         const v = kwValue(args?.keywords.get(k));
-        if (v && (isSetExpr(v) || (v.type === 'identifier' && sets.has(v.text)))) yield { node: v, edits: [replaceNode(v, `list(${v.text})`)] };
+        // The set-valued names (a walk of every assignment in the notebook) only once a name is passed:
+        // the triggers are in most cells, such calls in few.
+        if (v && (isSetExpr(v) || (v.type === 'identifier' && setNames(ctx).has(v.text)))) yield { node: v, edits: [replaceNode(v, `list(${v.text})`)] };
       }
     }
   },
@@ -1861,7 +1866,11 @@ const groupbyTupleColumns = rule({
   *find(ctx) {
     const errorLine = onErrorLine(ctx, TUPLE_SUBSET);
     const onLine = (n: SyntaxNode) => !!errorLine && errorLine(n);
+    // Two keys or more are separated by a comma in the text unless the parser made the comma up (a
+    // MISSING node): checked first, before reading the keys of every subscript of the cell.
+    const madeUp = ctx.nodes('MISSING').length > 0;
     for (const sub of ctx.nodes('subscript')) {
+      if (!madeUp && !sub.text.includes(',')) continue;
       const keys = sub.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
       if (keys.length < 2 || keys.some((k) => k.type === 'slice')) continue;
       const last = keys[keys.length - 1];

@@ -1,4 +1,5 @@
 /** SciPy removals: scipy.misc functions, numpy re-exports, integrate renames (1.14), stats.mode keepdims (1.11). */
+import type { NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveImportedNames } from './helpers.js';
 import { addArgument, callArgs, replaceNode, sameNode } from './tree.js';
@@ -183,10 +184,20 @@ const NUMPY_REEXPORTS = new Set([
   'asarray', 'tile', 'repeat', 'meshgrid', 'mgrid', 'ogrid', 'real', 'imag', 'conj', 'angle', 'sign', 'clip', 'any', 'all',
 ]);
 const NUMPY_RANDOM_REEXPORTS = new Set(['rand', 'randn']);
+const REEXPORT_NAMES = [...NUMPY_REEXPORTS, ...NUMPY_RANDOM_REEXPORTS];
+
+/**
+ * Does an import bind a name to the scipy module itself (`import scipy`, `import scipy as sp`)? The
+ * re-exports are reached only through such a name (its qualified name is exactly `scipy`), so the
+ * rule, whose triggers (`mean`, `sum`, `e`...) are in most cells, looks no further when none does.
+ */
+function bindsScipy(nb: NotebookContext): boolean {
+  return nb.memo('binds-scipy', () => [...nb.bindings.values()].some((l) => l.some((b) => b.qname === 'scipy')));
+}
 
 const numpyReexports = rule({
   id: 'scipy-numpy-reexports',
-  triggers: [...NUMPY_REEXPORTS, ...NUMPY_RANDOM_REEXPORTS],
+  triggers: REEXPORT_NAMES,
   library: 'scipy',
   title: 'numpy functions through the scipy namespace (sp.mean, scipy.log...)',
   old: 'sp.log(x)',
@@ -202,7 +213,8 @@ const numpyReexports = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx): Generator<RuleMatch> {
-    for (const { node, obj, name } of ctx.attributesNamed([...NUMPY_REEXPORTS, ...NUMPY_RANDOM_REEXPORTS])) {
+    if (!bindsScipy(ctx.nb)) return;
+    for (const { node, obj, name } of ctx.attributesNamed(REEXPORT_NAMES)) {
       if (ctx.qname(obj) !== 'scipy') continue;
       if (!NUMPY_REEXPORTS.has(name) && !NUMPY_RANDOM_REEXPORTS.has(name)) continue;
       const ref = ctx.moduleRef('numpy', 'np');

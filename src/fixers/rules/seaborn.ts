@@ -111,9 +111,12 @@ const OLD_POSITIONAL: Record<string, string[]> = {
   kdeplot: ['x', 'y'],
 };
 
+/** The functions above, looked up on every cell that names one (built once). */
+const OLD_POSITIONAL_NAMES = Object.keys(OLD_POSITIONAL);
+
 const positional = rule({
   id: 'seaborn-positional-arguments',
-  triggers: Object.keys(OLD_POSITIONAL),
+  triggers: OLD_POSITIONAL_NAMES,
   library: 'seaborn',
   title: 'positional x/y arguments',
   old: "sns.barplot('c', 'y', data=df); sns.countplot(df.c); sns.kdeplot(a, b)",
@@ -137,12 +140,13 @@ const positional = rule({
     },
   ],
   *find(ctx) {
-    for (const { call, name, args } of snsCalls(ctx, Object.keys(OLD_POSITIONAL))) {
+    for (const { call, name, args } of snsCalls(ctx, OLD_POSITIONAL_NAMES)) {
       if (args.listSplat || args.positional.length === 0) continue;
       const first = args.positional[0];
-      // New-style call: a DataFrame first (sns.barplot(df, x='a')) or kdeplot/… with a single vector (still valid).
-      if (ctx.nb.isDataFrameExpr(first, ctx.index)) continue;
+      // New-style call: kdeplot/… with a single vector or a DataFrame first (sns.barplot(df, x='a')), both
+      // still valid (the cheap test first: the DataFrame inference is notebook-wide work).
       if (name === 'kdeplot' && args.positional.length === 1) continue;
+      if (ctx.nb.isDataFrameExpr(first, ctx.index)) continue;
       const names = OLD_POSITIONAL[name];
       if (args.positional.length > names.length) { yield { node: call }; continue; }
       const edits: TextEdit[] = [];

@@ -17,6 +17,16 @@ const SEARCHES = ['GridSearchCV', 'RandomizedSearchCV', 'cross_validate'];
 /** cv_results_ keys of training scores (any scorer name), and cross_validate's `train_<scorer>`. */
 const TRAIN_KEY = /^((mean|std|rank)_train_\w+|split\d+_train_\w+|train_\w+)$/;
 
+/**
+ * Could a string literal in this text have a value TRAIN_KEY accepts? Every such value contains
+ * `train_`; a literal's value is its text's pieces unless it has an escape sequence (then the text
+ * has a backslash). Checked before reading the notebook's subscript keys (most cells and most keys
+ * fail it), which built every key node and read every string key's value.
+ */
+function mayHoldTrainKey(text: string): boolean {
+  return text.includes('train_') || text.includes('\\');
+}
+
 export const sklearnTrainScores: Rule = rule({
   id: 'sklearn-return-train-score',
   triggers: SEARCHES,
@@ -41,8 +51,8 @@ export const sklearnTrainScores: Rule = rule({
   }],
   *find(ctx) {
     const readsTrainScores = ctx.nb.memo('reads-train-scores', () =>
-      ctx.nb.cells.some((c) => (c.idx.byType.get('subscript') ?? []).some((s) =>
-        s.childrenForFieldName('subscript').some((k) => !!k && TRAIN_KEY.test(stringValue(k) ?? '')))));
+      ctx.nb.cells.some((c) => mayHoldTrainKey(c.text) && (c.idx.byType.get('subscript') ?? []).some((s) =>
+        s.childrenForFieldName('subscript').some((k) => !!k && mayHoldTrainKey(k.text) && TRAIN_KEY.test(stringValue(k) ?? '')))));
     if (!readsTrainScores) return;
     for (const { call, args } of sklearnCalls(ctx, SEARCHES)) {
       if (args.splat || args.keywords.has('return_train_score')) continue;

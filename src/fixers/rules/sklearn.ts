@@ -12,8 +12,12 @@ const unexpectedKw = (kw: string) => err('TypeError', new RegExp(`got an unexpec
 
 /** Calls to sklearn classes/functions named `names`, however they were imported (public, private or removed module paths). */
 export function* sklearnCalls(ctx: CellContext, names: Iterable<string>): Generator<{ call: SyntaxNode; fn: SyntaxNode; name: string; args: Args }> {
-  const set = new Set(names);
-  for (const { call, fn } of ctx.callsNamed(set)) {
+  const list = Array.isArray(names) ? (names as string[]) : [...names];
+  const calls = ctx.callsNamed(list);
+  // Most cells call none of the names: the set is built only for those that do.
+  if (!calls.length) return;
+  const set = new Set(list);
+  for (const { call, fn } of calls) {
     const q = ctx.qname(fn);
     if (!q || !q.startsWith('sklearn.')) continue;
     const name = q.split('.').pop()!;
@@ -1041,9 +1045,12 @@ const OLD_ORDER: Record<string, { names: string[]; keep: number }> = {
   make_scorer: { names: ['score_func', 'greater_is_better', 'needs_proba', 'needs_threshold'], keep: 1 },
 };
 
+/** The estimators and functions above, looked up on every cell that names one (built once). */
+const OLD_ORDER_NAMES = Object.keys(OLD_ORDER);
+
 const positionalParams = rule({
   id: 'sklearn-positional-parameters',
-  triggers: Object.keys(OLD_ORDER),
+  triggers: OLD_ORDER_NAMES,
   library: 'scikit-learn',
   title: 'positional estimator parameters',
   old: "SVC(1.0, 'rbf')",
@@ -1069,7 +1076,7 @@ const positionalParams = rule({
     beforeError: 'TypeError',
   }],
   *find(ctx) {
-    for (const { call, name, args } of sklearnCalls(ctx, Object.keys(OLD_ORDER))) {
+    for (const { call, name, args } of sklearnCalls(ctx, OLD_ORDER_NAMES)) {
       const spec = OLD_ORDER[name];
       if (args.listSplat || args.positional.length <= spec.keep) continue;
       if (args.positional.length > spec.names.length) { yield { node: call }; continue; }
