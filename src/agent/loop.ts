@@ -9,6 +9,7 @@ import { errorMessage } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { firstFailure, type RunResult } from '../core/run-result.js';
 import type { Patch } from '../core/patch.js';
+import type { ExpectedError } from '../core/run-result.js';
 import { RESEEDED_KERNEL } from '../executor/kernel-session.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { ProgressTracker, type Budgets } from './budgets.js';
@@ -71,6 +72,15 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   let step = 0;
   try {
     let state = await runner.execute('full', 0);
+    // A never-run cell's error or resource limit joins the record (decisions.excuseNeverRun /
+    // skipNeverRun); the run resumes from that cell.
+    const excuse = async (cell: number, expected: ExpectedError): Promise<RunState> => {
+      env.excuse!(cell, expected);
+      emit({ type: 'excused', cell, expected });
+      const next = await runner.reexecute(step, [cell], state, kernelStale);
+      kernelStale = false;
+      return next;
+    };
     for (;;) {
       if (d.signal?.aborted) return done({ reason: 'interrupted', detail: 'interrupted by the user' });
       // observe -> diagnose
@@ -106,12 +116,9 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         return out;
       }
       // A never-run cell over a limit is skipped before any rewrite is tried: nothing could verify one.
-      const skipped = diagnosis.kind === 'fix' && env.excuse && d.neverRun ? skipNeverRun(diagnosis, d.neverRun) : undefined;
-      if (skipped && diagnosis.kind === 'fix') {
-        env.excuse!(diagnosis.cell, skipped);
-        emit({ type: 'excused', cell: diagnosis.cell, expected: skipped });
-        state = await runner.reexecute(step, [diagnosis.cell], state, kernelStale);
-        kernelStale = false;
+      const skipped = env.excuse && d.neverRun ? skipNeverRun(diagnosis, d.neverRun) : undefined;
+      if (skipped) {
+        state = await excuse(diagnosis.cell, skipped);
         continue;
       }
       const move = nextMove({
@@ -162,10 +169,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         const stop = stuckStop({ diagnosis, notebook: bench.work, ...d.stuck });
         const excused = env.excuse && d.neverRun ? excuseNeverRun(diagnosis, stop, d.neverRun) : undefined;
         if (!excused) return done(stop);
-        env.excuse!(diagnosis.cell, excused);
-        emit({ type: 'excused', cell: diagnosis.cell, expected: excused });
-        state = await runner.reexecute(step, [diagnosis.cell], state, kernelStale);
-        kernelStale = false;
+        state = await excuse(diagnosis.cell, excused);
         continue;
       }
 

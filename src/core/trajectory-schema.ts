@@ -36,7 +36,7 @@ export const TrajectoryEvent = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('rejected'), source: z.string(), reason: z.string() }),
   z.looseObject({ type: z.literal('reexecution'), step: z.number().int(), mode: z.enum(['incremental', 'restart']), fromCell: z.number().int(), reason: z.string(), candidate: z.number().int().optional() }),
   z.looseObject({ type: z.literal('excused'), cell: z.number().int(), expected: z.looseObject({ ename: z.string(), reason: z.string(), neverRun: z.boolean().optional(), skipped: z.boolean().optional() }) })
-    .describe("a cell the author never ran failed and nothing repairs it: from now on its error is the author's (listed in the verdict), and the run goes on"),
+    .describe("a cell the author never ran failed and nothing repairs it, or is over the time or memory limit (skipped: not run): from now on it is part of the record (listed in the verdict), and the run goes on"),
   z.looseObject({ type: z.literal('stop'), reason: StopReason, detail: z.string() }),
   z.looseObject({ type: z.literal('verdict'), verdict: z.looseObject({ verdict: z.enum(['reproduced', 'not-reproduced', 'failed']), reason: z.string() }) }),
 ]);
