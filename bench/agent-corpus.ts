@@ -29,6 +29,9 @@ const { values } = parseArgs({
   },
 });
 const cacheDir = cacheDirFromEnv(process.env);
+// As `audit` does (cores / jobs): notebooks in flight would otherwise each start a BLAS/OpenMP
+// thread per core and fight over the cores, and the time budget would measure that fight.
+const threads = Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, Number(values.jobs))));
 const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-bench-agent-'));
 const rows: any[] = [];
 const [shardIndex, shardCount] = values.shard.split('/').map(Number);
@@ -48,7 +51,7 @@ async function benchOne(c: CorpusNotebook): Promise<void> {
     const t0 = performance.now();
     const report = await modernizeNotebook(nb, {
       sandbox: {
-        kind: 'bwrap', environment: 'debian13', cacheDir, memoryMb: 8192,
+        kind: 'bwrap', environment: 'debian13', cacheDir, memoryMb: 8192, threads,
         data: { dir: c.dataDir, competition: c.competition, exclude: ['ground_truth'] },
         dataNextToNotebook: values['next-to-notebook'],
       },

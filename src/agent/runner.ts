@@ -4,10 +4,12 @@
  * and-verify trials run each candidate on a copy of the code and keep the best one.
  */
 import { firstFailure } from '../core/run-result.js';
+import { sourceText, type Notebook } from '../core/notebook.js';
+import { analyzeCell } from '../fixers/python/defuse.js';
 import type { Environment, RunState } from './environment.js';
 import { executedCells, type Emit, type RunMode } from './events.js';
 import { runModeFor } from './decisions.js';
-import { decideReexecution } from './reexecution.js';
+import { decideReexecution, type FailedCellBindings } from './reexecution.js';
 import { generateAndVerify, type Candidate, type TrialOutcome, type TrialRecord, type VerifyLimits } from './generate-verify.js';
 import type { Workbench } from './workbench.js';
 
@@ -40,6 +42,7 @@ export class Runner {
       failedCell,
       lastRunCells: state.cells,
       lastRunWasComplete: state.complete && state.status === 'ok',
+      ...(failedCell !== undefined && patchedCells.includes(failedCell) ? { failedCellBindings: bindingsOf(state.notebook, this.bench.work, failedCell) } : {}),
     });
     this.emit({ type: 'reexecution', step, ...(candidate !== undefined ? { candidate } : {}), ...decision });
     return decision.mode === 'incremental' ? this.execute('incremental', decision.fromCell, state) : this.execute('full', 0);
@@ -79,4 +82,14 @@ export class Runner {
     }
     return { kept: { candidate: kept.candidate, state: kernelStale2 ? { ...kept.state, fresh: false } : kept.state, trials: gv.trials }, kernelStale: kernelStale2 };
   }
+}
+
+/** Def-use of one cell as it ran (the executed notebook) and as patched (the work notebook). */
+function bindingsOf(ran: Notebook, next: Notebook, cell: number): FailedCellBindings | undefined {
+  const a = ran.cells[cell];
+  const b = next.cells[cell];
+  if (a?.cell_type !== 'code' || b?.cell_type !== 'code') return undefined;
+  const r = analyzeCell(sourceText(a.source), cell);
+  const n = analyzeCell(sourceText(b.source), cell);
+  return { ranDefines: r.defines, ranUses: r.uses, nextDefines: n.defines, nextUses: n.uses, hasSyntaxErrors: r.hasSyntaxErrors || n.hasSyntaxErrors };
 }
