@@ -77,3 +77,26 @@ it('incremental and full re-runs reach the same verdict; incremental executes fe
   assert.equal(full.cellExecutions, 34);
   assert.ok(inc.cellExecutions < full.cellExecutions);
 });
+
+it('a rule fix in a cell that bound names before failing resumes at that cell, not from cell 0', { timeout: 600_000 }, async () => {
+  // Cell 2 imports and binds `alphas` before its failing call (scikit-learn 1.2's parameter check
+  // refuses max_iter=1e4): re-running cell 2 binds both again, so nothing above it needs to re-run.
+  const nb = makeNotebook([
+    'import numpy as np\nX = np.arange(40.).reshape(20, 2)\ny = X[:, 0] * 3 + 1',
+    'n = len(y)',
+    'from sklearn.linear_model import Lasso\nalphas = [0.1, 0.2]\nmodel = Lasso(max_iter=1e4, alpha=alphas[0]).fit(X, y)\nprint(round(model.score(X, y), 2), n)',
+  ]);
+  (nb.cells[2] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '1.0 20\n' }];
+  const report = await modernizeNotebook(nb, {
+    sandbox: testSandboxRequest({ kind: 'bwrap' }),
+    outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-incr-rebind-')),
+    notebookPath: '/virtual/rebind.ipynb',
+    llm: { provider: null, reason: 'test: rules only' },
+    incremental: true,
+  });
+  assert.equal(report.verdict, 'reproduced', report.reason);
+  assert.deepEqual(report.fixes.filter((f) => f.step > 0).map((f) => f.cell), [2]);
+  assert.equal(report.reexecutions[0]?.mode, 'incremental', JSON.stringify(report.reexecutions));
+  assert.equal(report.reexecutions[0]?.fromCell, 2);
+  assert.match(report.reexecutions[0]?.reason ?? '', /alphas/);
+});
