@@ -104,5 +104,5 @@ it('a rule fix in a cell that bound names before failing resumes at that cell, n
   assert.equal(re[0].mode, 'incremental', JSON.stringify(re));
   assert.equal(re[0].fromCell, 2);
   assert.match(re[0].reason, /alphas/);
-  assert.equal(report.cellExecutions, 2 + 1 + 3, 'first run 2 + cell 2 again + the final clean run of 3');
+  assert.equal(report.cellExecutions, 3 + 1 + 3, 'the first run, cell 2 again, the final clean run');
 });
