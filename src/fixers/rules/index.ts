@@ -123,13 +123,19 @@ export async function rulesForError(nb: Notebook, cellIndex: number, error: Cell
     if (!rules.length) return;
     const res = await fixCells(nb, all, { ...opts, kinds, ruleIds: rules.map((r) => r.id), includeErrorTriggered: true });
     const ch = res.changes.find((c) => c.cell === cellIndex);
-    if (!ch || seen.has(ch.after)) return;
-    seen.add(ch.after);
+    // Other cells' changes only from rules whose message identifies every occurrence (errorScope).
+    const wide = new Set(rules.filter((r) => r.errorScope === 'notebook').map((r) => r.id));
+    const elsewhere = res.changes.filter((c) => c.cell !== cellIndex && c.rules.length > 0 && c.rules.every((id) => wide.has(id)));
+    const changes = [...(ch ? [ch] : []), ...elsewhere].sort((a, b) => a.cell - b.cell);
+    const key = changes.map((c) => `${c.cell}:${c.after}`).join('\0');
+    if (!changes.length || seen.has(key)) return;
+    seen.add(key);
+    const ruleIds = [...new Set(changes.flatMap((c) => c.rules))];
     patches.push({
-      fixType: ch.fixType,
-      source: { kind: 'rule', ruleIds: ch.rules },
-      edits: [{ cell: cellIndex, op: 'replace', newSource: ch.after }],
-      summary: `${why}: ${ch.rules.join(', ')}`,
+      fixType: changes[0].fixType,
+      source: { kind: 'rule', ruleIds },
+      edits: changes.map((c) => ({ cell: c.cell, op: 'replace' as const, newSource: c.after })),
+      summary: `${why}: ${ruleIds.join(', ')}${elsewhere.length ? ` (cell${changes.length > 1 ? 's' : ''} ${changes.map((c) => c.cell).join(', ')})` : ''}`,
     });
   };
   await tryRules(matching, `${error.ename} matches`);

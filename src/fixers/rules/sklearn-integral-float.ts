@@ -7,7 +7,10 @@
  * which gives floats another meaning) and the value is a whole number, the repair writes it as an int.
  *
  * Recognised from the runtime error (the message names the parameter and the value), at the failing
- * line's calls, and in the failing cell's parameter grids (`{'max_depth': [3.0, 5.0]}`).
+ * line's calls, and in the failing cell's parameter grids (`{'max_depth': [3.0, 5.0]}`). The message
+ * also names the class: every call of that class with the parameter a whole-number float, in any
+ * cell, fails the same way when it is fitted (an estimator is often built in one cell and fitted in
+ * another, and notebooks build several alike), so those are repaired at once (errorScope 'notebook').
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
@@ -15,7 +18,7 @@ import { err, rule } from './helpers.js';
 import { replaceNode, stringValue } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 
-const INT_ONLY = /The '(\w+)' parameter of \w+ must be an int in the range [[(][^\]\)]*[\])](?: or None)?\. Got (-?[\d.]+(?:e[+-]?\d+)?) instead/;
+const INT_ONLY = /The '(\w+)' parameter of (\w+) must be an int in the range [[(][^\]\)]*[\])](?: or None)?\. Got (-?[\d.]+(?:e[+-]?\d+)?) instead/;
 
 /** A numeric literal (`1e7`, `10.0`, `-3.`) with a whole value, written as an int; else undefined. */
 function asInt(node: SyntaxNode): string | undefined {
@@ -42,6 +45,7 @@ export const sklearnIntegralFloat: Rule = rule({
   new: 'LassoCV(max_iter=10000000)',
   removedIn: '1.2',
   trigger: 'error',
+  errorScope: 'notebook',
   errors: [err('InvalidParameterError', INT_ONLY), err('ValueError', INT_ONLY)],
   link: 'https://scikit-learn.org/stable/whats_new/v1.2.html#changes-impacting-all-modules',
   message: 'since scikit-learn 1.2 parameters are validated and this one must be an int; the value is a whole number written as a float, which older releases used as that int',
@@ -64,19 +68,32 @@ export const sklearnIntegralFloat: Rule = rule({
     expect: '0.001',
     beforeError: 'InvalidParameterError',
     context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_iter' parameter of LassoCV must be an int in the range [1, inf). Got 100000.0 instead.", lines: [9] } },
+  }, {
+    // Built in one statement, fitted in another: the traceback names the fit; the message names the class.
+    before: "import numpy as np\nfrom sklearn.linear_model import ElasticNetCV\nX = np.arange(40.0).reshape(20, 2)\ny = X[:, 0] * 2.0 + 1.0\nenet = ElasticNetCV(max_iter=1e4, l1_ratio=[0.5, 1.0], cv=3)\nmodel = enet.fit(X, y)\nprint(model.l1_ratio_)",
+    after: "import numpy as np\nfrom sklearn.linear_model import ElasticNetCV\nX = np.arange(40.0).reshape(20, 2)\ny = X[:, 0] * 2.0 + 1.0\nenet = ElasticNetCV(max_iter=10000, l1_ratio=[0.5, 1.0], cv=3)\nmodel = enet.fit(X, y)\nprint(model.l1_ratio_)",
+    expect: '1.0',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_iter' parameter of ElasticNetCV must be an int in the range [1, inf). Got 10000.0 instead.", lines: [6] } },
   }],
   *find(ctx): Generator<RuleMatch> {
     const at = atRuntimeError(ctx, INT_ONLY);
     if (!at) return;
-    const [, param, got] = at.match;
+    const [, param, cls, got] = at.match;
     if (!Number.isInteger(Number(got))) return;
     const { onLine } = at;
-    // The keyword in a call on the failing line.
+    const rt = ctx.nb.info.runtime!;
+    const traced = ctx.index === rt.failingCell || (rt.frames ?? []).some((f) => f.cell === ctx.index);
+    // The keyword in a call on the failing line, or in any call of the class the message names.
     for (const kw of ctx.nodes('keyword_argument')) {
-      if (kw.childForFieldName('name')?.text !== param || !onLine(kw)) continue;
+      if (kw.childForFieldName('name')?.text !== param) continue;
+      // (onLine holds for every node of a cell the traceback does not name: only traced cells use it.)
+      if (!(traced && onLine(kw)) && !callsClass(kw, cls)) continue;
       const edits = intEdits(kw.childForFieldName('value')!);
       if (edits.length) yield { node: kw, edits };
     }
+    // Grids only where the traceback is: another cell's grid may be another estimator's, where a float means something else.
+    if (!traced) return;
     // A grid in this cell: {'max_depth': [3.0, 5.0]} or {'clf__max_depth': ...}.
     for (const pair of ctx.nodes('pair')) {
       const key = stringValue(pair.childForFieldName('key'));
@@ -86,3 +103,12 @@ export const sklearnIntegralFloat: Rule = rule({
     }
   },
 });
+
+/** The keyword argument is passed to a call of `cls` (`cls(...)`, `mod.cls(...)`). */
+function callsClass(kw: SyntaxNode, cls: string): boolean {
+  const call = kw.parent?.parent;
+  if (call?.type !== 'call') return false;
+  const fn = call.childForFieldName('function');
+  const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
+  return name === cls;
+}

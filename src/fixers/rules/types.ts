@@ -152,6 +152,13 @@ export interface Rule {
    * recognised from a runtime error (data-dependent); proposed by rulesForError only.
    */
   trigger?: 'static' | 'error';
+  /**
+   * Error-triggered rules: 'cell' (default) keeps the repair to the cells the traceback names;
+   * 'notebook' also keeps its matches in other cells, for rules whose runtime message identifies
+   * every occurrence wherever it is (the class and parameter named by scikit-learn's validation): the
+   * estimator built in one cell fails in the cell that fits it, and its siblings would fail next.
+   */
+  errorScope?: 'cell' | 'notebook';
   /** Default finding message. */
   message: string;
   /**

@@ -177,6 +177,24 @@ describe('rulesForError', () => {
     assert.match((patches[0].edits[0] as any).newSource, /mean\(numeric_only=True\)\nc = df\.corr\(numeric_only=True\)/);
   });
 
+  it('repairs every call of the class a validation error names, in any cell, as one patch', async () => {
+    const nb = notebookOf([
+      'from sklearn.linear_model import ElasticNetCV, LassoCV\nenet = ElasticNetCV(max_iter=1e7, cv=3)\nlasso = LassoCV(max_iter=1e6)',
+      "grid = {'max_iter': [1e3, 2e3]}",
+      'model = enet.fit(X, y)',
+      'enet2 = ElasticNetCV(max_iter=5e6, l1_ratio=[0.5, 1.0])',
+    ]);
+    const evalue = "The 'max_iter' parameter of ElasticNetCV must be an int in the range [1, inf). Got 10000000.0 instead.";
+    const runtime = { failingCell: 2, ename: 'InvalidParameterError', evalue, traceback: [], frames: [{ cell: 2, line: 1 }], types: {} };
+    const patches = await rulesForError(nb, 2, { ename: 'InvalidParameterError', evalue }, { runtime });
+    assert.deepEqual(patches[0].source, { kind: 'rule', ruleIds: ['sklearn-integral-float-parameter'] });
+    // ElasticNetCV's calls in cells 0 and 3; not LassoCV's (another class: its own error says so), not a grid away from the traceback.
+    assert.deepEqual(patches[0].edits.map((e: any) => [e.cell, e.newSource]), [
+      [0, 'from sklearn.linear_model import ElasticNetCV, LassoCV\nenet = ElasticNetCV(max_iter=10000000, cv=3)\nlasso = LassoCV(max_iter=1e6)'],
+      [3, 'enet2 = ElasticNetCV(max_iter=5000000, l1_ratio=[0.5, 1.0])'],
+    ]);
+  });
+
   it('maps a SyntaxError to the Python 2 syntax rules', async () => {
     const nb = notebookOf(['print "hi"']);
     const patches = await rulesForError(nb, 0, { ename: 'SyntaxError', evalue: "Missing parentheses in call to 'print'. Did you mean print(...)?" });
