@@ -5,7 +5,15 @@
  * positional; when the data says otherwise, `.loc` raises `KeyError: 3` (or "None of [Index([0, 1,
  * ...])] are in the [columns]"). From that error, on the failing line of a cell that had `.ix` in
  * the author's notebook, two candidates: the subscripts become `.iloc` (every key positional), or
- * only the column key is made positional (`.loc[rows, df.columns[k]]`, labels for rows).
+ * only the column key is made positional (`.loc[rows, df.columns[k]]`, labels for rows), or only
+ * the row key (`.loc[df.index[i], 'Age']`: a loop counter over the rows of a frame whose index is
+ * not integer-typed — strings, or the MultiIndex of `concat(keys=...)` — where `.ix` took it as a
+ * position and columns by label).
+ *
+ * Assigning through `.loc` with a row label the index lacks does not fail: it adds the row. What
+ * `.ix[i, cols] = 1` wrote in place, `.loc` appends as new rows, and the frame fails later in the
+ * same cell ("cannot reindex on an axis with duplicate labels" when it is joined). From that error,
+ * the row keys of the cell's `.loc` assignments that were `.ix` become positions the same way.
  * Generate-and-verify keeps the one the stored outputs agree with.
  */
 import { sourceText, type Notebook } from '../../core/notebook.js';
@@ -19,9 +27,13 @@ import { onFrameLines } from './traceback.js';
 
 /** `KeyError: 3`, `KeyError: "None of [Index([0, 1], dtype='int64')] are in the [columns]"`, `[Int64Index([...])]`. */
 const POSITIONAL_KEY = /^'?\d+'?$|None of \[(Int64|Range)?Index\(\[[\d,\s]+\], dtype='int64'\)\] are in the \[(columns|index)\]|^\(?\d+, \d+\)?$/;
+/** A frame grown by `.loc` assignments with row labels it did not have, then joined or aligned. */
+const GROWN_ROWS = /cannot reindex on an axis with duplicate labels|cannot reindex from a duplicate axis|Reindexing only valid with uniquely valued Index objects/;
 
 export async function ixPositionalPatches(nb: Notebook, failingCell: number, error: { ename: string; evalue: string }, original: Notebook | undefined, frames: readonly RuntimeFrame[] = []): Promise<Array<{ patch: Patch; label: string }>> {
-  if (error.ename !== 'KeyError' || !POSITIONAL_KEY.test(error.evalue.trim().replace(/^"|"$/g, ''))) return [];
+  const keyError = error.ename === 'KeyError' && POSITIONAL_KEY.test(error.evalue.trim().replace(/^"|"$/g, ''));
+  const grown = (error.ename === 'ValueError' || error.ename === 'InvalidIndexError') && GROWN_ROWS.test(error.evalue);
+  if (!keyError && !grown) return [];
   const had = original?.cells[failingCell];
   if (!had || !/\.ix\s*\[/.test(sourceText(had.source))) return [];
   const cells = await parseNotebookCells(nb);
@@ -29,10 +41,20 @@ export async function ixPositionalPatches(nb: Notebook, failingCell: number, err
     const cell = cells.find((c) => c.index === failingCell);
     if (!cell) return [];
     const onLine = onFrameLines(frames, failingCell, cell.tree.rootNode);
-    const subs = cell.tree.rootNode.descendantsOfType('subscript').filter((s): s is SyntaxNode => !!s && onLine(s) && locAttr(s) !== undefined);
+    const locs = cell.tree.rootNode.descendantsOfType('subscript').filter((s): s is SyntaxNode => !!s && locAttr(s) !== undefined);
+    // A KeyError is raised where the lookup is; grown rows surface away from the assignments that added them.
+    const subs = keyError ? locs.filter(onLine) : locs.filter(isAssignmentTarget);
     const toIloc = new Map<number, TextEdit[]>();
     const colPositions = new Map<number, TextEdit[]>();
+    const rowPositions = new Map<number, TextEdit[]>();
     for (const s of subs) {
+      const rkeys = s.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+      const rframe = s.childForFieldName('value')?.childForFieldName('object');
+      const row = rkeys[0];
+      if (rframe && row && /^[\w.]+$/.test(rframe.text) && rowCounter(row) && rkeys.length === 2 && !isIntLiteralKey(rkeys[1]!)) {
+        addCellEdit(rowPositions, failingCell, { start: row.startIndex, end: row.endIndex, text: `${rframe.text}.index[${row.text}]` });
+      }
+      if (!keyError) continue;
       const attr = locAttr(s)!;
       const keys = s.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
       if (keys.every(positionalish)) addCellEdit(toIloc, failingCell, { start: attr.startIndex, end: attr.endIndex, text: 'iloc' });
@@ -49,6 +71,7 @@ export async function ixPositionalPatches(nb: Notebook, failingCell: number, err
     };
     push(toIloc, `.ix positions: .iloc in cell ${failingCell}`, `.ix fell back to positions on a non-integer axis: .iloc where .loc raised KeyError (cell ${failingCell})`);
     push(colPositions, `.ix column positions: .loc[rows, df.columns[k]] in cell ${failingCell}`, `.ix fell back to positions for the columns: the column key made positional (cell ${failingCell})`);
+    push(rowPositions, `.ix row positions: .loc[df.index[i], cols] in cell ${failingCell}`, `.ix fell back to positions for the rows of a non-integer index: the row key made positional (cell ${failingCell})`);
     return out;
   } finally {
     disposeCells(cells);
@@ -78,4 +101,22 @@ function positionalish(k: SyntaxNode): boolean {
     default:
       return false;
   }
+}
+
+/** `x.loc[...] = v` (also augmented): the subscript is what an assignment writes. */
+function isAssignmentTarget(s: SyntaxNode): boolean {
+  const p = s.parent;
+  return !!p && (p.type === 'assignment' || p.type === 'augmented_assignment') && p.childForFieldName('left')?.id === s.id;
+}
+
+/** An integer column key, or a slice or list of them: positions, the column-positions candidate's case (.iloc covers a lone row key). */
+function isIntLiteralKey(k: SyntaxNode): boolean {
+  if (k.type === 'integer' || k.type === 'unary_operator') return true;
+  if (k.type === 'slice' || k.type === 'list') return k.namedChildren.some((c) => !!c && (c.type === 'integer' || c.type === 'unary_operator'));
+  return false;
+}
+
+/** A row key that is one integer: an int literal, or a name (a loop counter); not a slice, list, mask or label. */
+function rowCounter(k: SyntaxNode): boolean {
+  return k.type === 'integer' || k.type === 'identifier' || (k.type === 'binary_operator' && ['+', '-'].includes(k.child(1)?.type ?? ''));
 }

@@ -19,6 +19,18 @@ describe('ixPositionalPatches', () => {
     const [c] = await ixPositionalPatches(nb, 0, { ename: 'KeyError', evalue: "\"None of [Index([0, 3, 4], dtype='int64')] are in the [index]\"" }, original);
     assert.equal((c!.patch.edits[0] as any).newSource, 'X_tr = X.iloc[train_idx]');
   });
+  it('a row counter on a non-integer index: .loc[df.index[i], cols], from a KeyError or from rows the assignments added', async () => {
+    const original = notebookOf(['for i in range(3):\n    v = df.ix[i, "Age"]']);
+    const nb = notebookOf(['for i in range(3):\n    v = df.loc[i, "Age"]']);
+    const cands = await ixPositionalPatches(nb, 0, { ename: 'KeyError', evalue: '0' }, original, [{ cell: 0, line: 2 }]);
+    assert.deepEqual(cands.map((c) => (c.patch.edits[0] as any).newSource), ['for i in range(3):\n    v = df.loc[df.index[i], "Age"]']);
+    // `.ix[i, labels] = 1` wrote in place; `.loc` added rows, and the join below fails.
+    const orig2 = notebookOf(['for i, c in enumerate(zip(f.a, f.b)):\n    d.ix[i, c] = 1\nf = pd.concat([f, d], axis=1)\nx = d.ix[:, 0]']);
+    const nb2 = notebookOf(['for i, c in enumerate(zip(f.a, f.b)):\n    d.loc[i, c] = 1\nf = pd.concat([f, d], axis=1)\nx = d.loc[:, 0]']);
+    const grown = await ixPositionalPatches(nb2, 0, { ename: 'ValueError', evalue: 'cannot reindex on an axis with duplicate labels' }, orig2, [{ cell: 0, line: 3 }]);
+    assert.deepEqual(grown.map((c) => (c.patch.edits[0] as any).newSource), ['for i, c in enumerate(zip(f.a, f.b)):\n    d.loc[d.index[i], c] = 1\nf = pd.concat([f, d], axis=1)\nx = d.loc[:, 0]']);
+    assert.deepEqual(await ixPositionalPatches(nb2, 0, { ename: 'ValueError', evalue: 'cannot reindex on an axis with duplicate labels' }, nb2), [], 'not without .ix in the original');
+  });
   it('nothing when the author never used .ix there, for a label KeyError, or for a boolean mask', async () => {
     const nb = notebookOf(['x = df.loc[:, 2]']);
     assert.deepEqual(await ixPositionalPatches(nb, 0, { ename: 'KeyError', evalue: '2' }, notebookOf(['x = df.loc[:, 2]'])), []);
