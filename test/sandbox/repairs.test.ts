@@ -320,6 +320,19 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.fixes.some((f) => f.source === 'pandas-ix-positional-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
   });
 
+  it('.ix wrote rows by position on a string index; .loc appended them instead: from the join that then fails, the row counter becomes a position', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\nimport numpy as np\nf = pd.DataFrame({'a': ['x', 'y', 'x']}, index=['p', 'q', 'p'])",
+      "d = pd.DataFrame(np.zeros((len(f), 2)), index=f.index, columns=['x', 'y'])\nfor i, c in enumerate(f['a']):\n    d.ix[i, c] = 1\nf = pd.concat([f, d], axis=1)\nprint(f.shape, f[['x', 'y']].sum().tolist())",
+    ]), { 1: '(3, 3) [2.0, 1.0]\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'pandas-ix-positional-at-error');
+    assert.ok(fix, JSON.stringify(report.fixes.map((f) => [f.source, f.trigger])));
+    assert.match(fix.trigger ?? '', /reindex|Reindexing/);
+    assert.deepEqual(fix.candidates?.filter((c) => c.kept).map((c) => c.label), ['.ix row positions: .loc[df.index[i], cols] in cell 1']);
+  });
+
   it('a plotting call that now rejects an option it names (seaborn 0.13 bars with xerr): the option is dropped, the results judged', async () => {
     const nb = withStoredOutputs(makeNotebook([
       "import pandas as pd\nimport seaborn as sns\nres = pd.DataFrame({'m': [0.8, 0.7, 0.9], 'a': ['SVC', 'RF', 'LR']})\nerrs = [0.01, 0.02, 0.03]",
