@@ -14,6 +14,7 @@ import type { EraHint } from '../fixers/rules/types.js';
 import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial } from './generate-verify.js';
 import { repairCandidates } from './repair-candidates.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
+import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 import type { Candidate } from './generate-verify.js';
 
@@ -62,7 +63,9 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const target = diagnosis.cell;
       const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
       const pins = pinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), target);
-      const candidates = distinctCandidates(pins, p.isNew);
+      // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
+      const ix = await ixRowPositionDriftPatch(notebook, d.original, target);
+      const candidates = distinctCandidates([...pins, ...(ix ? [ix] : [])], p.isNew);
       if (!candidates.length) return undefined;
       return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs) };
     },

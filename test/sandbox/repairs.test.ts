@@ -333,6 +333,19 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.deepEqual(fix.candidates?.filter((c) => c.kept).map((c) => c.label), ['.ix row positions: .loc[df.index[i], cols] in cell 1']);
   });
 
+  it('.ix wrote rows by position; .loc appended them and a printed shape drifted: the row-position candidate is kept because the stored output then agrees', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\nimport numpy as np\nf = pd.DataFrame({'a': ['x', 'y', 'x']}, index=['p', 'q', 'r'])",
+      "d = pd.DataFrame(np.zeros((3, 2)), index=f.index, columns=['x', 'y'])\nfor i, c in enumerate(f['a']):\n    d.ix[i, c] = 1\nprint(d.shape, d.sum().tolist())",
+    ]), { 1: '(3, 2) [2.0, 1.0]\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'pandas-ix-positional-at-error');
+    assert.ok(fix, JSON.stringify(report.fixes.map((f) => [f.source, f.trigger])));
+    assert.equal(fix.type, 'score-calibration');
+    assert.deepEqual(fix.candidates?.filter((c) => c.kept).map((c) => c.outcome), ['agrees']);
+  });
+
   it('a plotting call that now rejects an option it names (seaborn 0.13 bars with xerr): the option is dropped, the results judged', async () => {
     const nb = withStoredOutputs(makeNotebook([
       "import pandas as pd\nimport seaborn as sns\nres = pd.DataFrame({'m': [0.8, 0.7, 0.9], 'a': ['SVC', 'RF', 'LR']})\nerrs = [0.01, 0.02, 0.03]",

@@ -78,6 +78,40 @@ export async function ixPositionalPatches(nb: Notebook, failingCell: number, err
   }
 }
 
+/**
+ * A drift, no error: `.ix[i, cols] = v` made `.loc` appends rows where `.ix` wrote in place (on a
+ * non-integer index), and what the notebook prints later is off. One candidate for the cells up to
+ * the drifted one that had `.ix` in the author's notebook: every `.loc` assignment whose row key is
+ * one integer (a loop counter) takes it as a position. Kept only when the stored outputs then agree.
+ */
+export async function ixRowPositionDriftPatch(nb: Notebook, original: Notebook | undefined, target: number): Promise<{ patch: Patch; label: string } | undefined> {
+  if (!original) return undefined;
+  const withIx = original.cells.flatMap((c, i) => (i <= target && c.cell_type === 'code' && /\.ix\s*\[/.test(sourceText(c.source)) ? [i] : []));
+  if (!withIx.length) return undefined;
+  const cells = await parseNotebookCells(nb);
+  try {
+    const edits = new Map<number, TextEdit[]>();
+    for (const cell of cells.filter((c) => withIx.includes(c.index))) {
+      for (const s of cell.tree.rootNode.descendantsOfType('subscript')) {
+        if (!s || locAttr(s) === undefined || !isAssignmentTarget(s)) continue;
+        const keys = s.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+        const frame = s.childForFieldName('value')?.childForFieldName('object');
+        const row = keys[0];
+        if (!frame || !row || keys.length !== 2 || !/^[\w.]+$/.test(frame.text) || !rowCounter(row) || isIntLiteralKey(keys[1]!)) continue;
+        addCellEdit(edits, cell.index, { start: row.startIndex, end: row.endIndex, text: `${frame.text}.index[${row.text}]` });
+      }
+    }
+    if (!edits.size) return undefined;
+    const at = [...edits.keys()].sort((a, b) => a - b);
+    return {
+      label: `.ix row positions: .loc[df.index[i], cols] in cell${at.length > 1 ? 's' : ''} ${at.join(', ')}`,
+      patch: { fixType: 'score-calibration', source: { kind: 'rule', ruleIds: ['pandas-ix-positional-at-error'] }, edits: cellReplacements(nb, edits), summary: `.ix wrote rows by position on a non-integer index; the .loc assignments' row counters made positions (cells ${at.join(', ')})` },
+    };
+  } finally {
+    disposeCells(cells);
+  }
+}
+
 /** The `loc` name of `<frame>.loc[...]`, or undefined. */
 function locAttr(s: SyntaxNode): SyntaxNode | undefined {
   const v = s.childForFieldName('value');

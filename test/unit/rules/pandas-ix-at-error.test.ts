@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ixPositionalPatches } from '../../../src/fixers/rules/pandas-ix-at-error.js';
+import { ixPositionalPatches, ixRowPositionDriftPatch } from '../../../src/fixers/rules/pandas-ix-at-error.js';
 import { notebookOf } from './support.js';
 
 describe('ixPositionalPatches', () => {
@@ -30,6 +30,14 @@ describe('ixPositionalPatches', () => {
     const grown = await ixPositionalPatches(nb2, 0, { ename: 'ValueError', evalue: 'cannot reindex on an axis with duplicate labels' }, orig2, [{ cell: 0, line: 3 }]);
     assert.deepEqual(grown.map((c) => (c.patch.edits[0] as any).newSource), ['for i, c in enumerate(zip(f.a, f.b)):\n    d.loc[d.index[i], c] = 1\nf = pd.concat([f, d], axis=1)\nx = d.loc[:, 0]']);
     assert.deepEqual(await ixPositionalPatches(nb2, 0, { ename: 'ValueError', evalue: 'cannot reindex on an axis with duplicate labels' }, nb2), [], 'not without .ix in the original');
+  });
+  it('a drift: the .loc assignments that were .ix, up to the drifted cell, with row counters made positions', async () => {
+    const original = notebookOf(['for i in range(3):\n    d.ix[i, "a"] = 1\n    v = d.ix[i, "b"]', 'x = 1', 'for j in range(2):\n    e.ix[j, "a"] = 2']);
+    const nb = notebookOf(['for i in range(3):\n    d.loc[i, "a"] = 1\n    v = d.loc[i, "b"]', 'x = 1', 'for j in range(2):\n    e.loc[j, "a"] = 2']);
+    const c = await ixRowPositionDriftPatch(nb, original, 1);
+    assert.deepEqual(c?.patch.edits, [{ cell: 0, op: 'replace', newSource: 'for i in range(3):\n    d.loc[d.index[i], "a"] = 1\n    v = d.loc[i, "b"]' }]);
+    assert.equal((await ixRowPositionDriftPatch(nb, original, 2))?.patch.edits.length, 2);
+    assert.equal(await ixRowPositionDriftPatch(nb, nb, 2), undefined, 'no .ix in the original');
   });
   it('nothing when the author never used .ix there, for a label KeyError, or for a boolean mask', async () => {
     const nb = notebookOf(['x = df.loc[:, 2]']);
