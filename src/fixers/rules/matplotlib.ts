@@ -24,16 +24,24 @@ const histNormed = rule({
     expect: '[0.38, 0.75, 0.37] 10.0',
     beforeError: 'AttributeError',
   }, {
+    // pandas' hist and plot(kind='hist') pass their keywords on to matplotlib's hist.
+    before: MPL_SETUP + "import pandas as pd\ns = pd.Series([1.0, 2.0, 2.0, 3.0])\na = s.hist(bins=3, normed=True)\nb = s.plot(kind='hist', bins=3, normed=True)\nprint(round(sum(p.get_height() for p in b.patches), 2))",
+    after: MPL_SETUP + "import pandas as pd\ns = pd.Series([1.0, 2.0, 2.0, 3.0])\na = s.hist(bins=3, density=True)\nb = s.plot(kind='hist', bins=3, density=True)\nprint(round(sum(p.get_height() for p in b.patches), 2))",
+    expect: '3.0',
+    beforeError: 'AttributeError',
+  }, {
     before: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn as sns\nax = sns.distplot([1.0, 2.0, 2.5, 3.0], kde=False, hist_kws={'normed': True})\nprint(len(ax.patches) > 0)",
     after: "import matplotlib\nmatplotlib.use('Agg')\nimport seaborn as sns\nax = sns.distplot([1.0, 2.0, 2.5, 3.0], kde=False, hist_kws={'density': True})\nprint(len(ax.patches) > 0)",
     expect: 'True',
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call, fn } of ctx.callsNamed(['hist', 'hist2d', 'histogram'])) {
+    for (const { call, fn } of ctx.callsNamed(['hist', 'hist2d', 'histogram', 'plot'])) {
       const q = ctx.qname(fn);
       if (q?.startsWith('numpy.')) continue; // numpy rule
       const args = callArgs(call);
+      // pandas' `.plot(kind='hist', normed=True)` hands its keywords to matplotlib's hist.
+      if (fn.text.endsWith('plot') && stringValue(args?.keywords.get('kind')?.childForFieldName('value') ?? null) !== 'hist') continue;
       const kw = args?.keywords.get('normed');
       if (kw && !args!.keywords.has('density')) yield { node: kw, edits: [renameKeyword(kw, 'density')] };
     }

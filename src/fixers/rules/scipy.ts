@@ -1,5 +1,6 @@
 /** SciPy removals: scipy.misc functions, numpy re-exports, integrate renames (1.14), stats.mode keepdims (1.11). */
-import type { NotebookContext } from './context.js';
+import type { CellContext, NotebookContext } from './context.js';
+import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveImportedNames } from './helpers.js';
 import { addArgument, callArgs, replaceNode, sameNode } from './tree.js';
@@ -182,6 +183,10 @@ const NUMPY_REEXPORTS = new Set([
   'maximum', 'minimum', 'sort', 'argsort', 'unique', 'cumsum', 'cumprod', 'diff', 'polyfit', 'polyval', 'poly1d',
   'histogram', 'corrcoef', 'cov', 'outer', 'zeros_like', 'ones_like', 'ravel', 'shape', 'ndarray', 'float64', 'int64',
   'asarray', 'tile', 'repeat', 'meshgrid', 'mgrid', 'ogrid', 'real', 'imag', 'conj', 'angle', 'sign', 'clip', 'any', 'all',
+  // scikit-learn's ROC cross-validation example taught `from scipy import interp` to a generation of notebooks.
+  'interp', 'squeeze', 'percentile', 'nanmean', 'nanstd', 'nansum', 'nanmax', 'nanmin', 'newaxis', 'argwhere', 'nonzero',
+  'count_nonzero', 'eye', 'identity', 'diag', 'trace', 'fliplr', 'flipud', 'cross', 'inner', 'searchsorted', 'bincount',
+  'digitize', 'convolve', 'correlate', 'isscalar', 'float32', 'int32', 'roots', 'polyder', 'polyint',
 ]);
 const NUMPY_RANDOM_REEXPORTS = new Set(['rand', 'randn']);
 const REEXPORT_NAMES = [...NUMPY_REEXPORTS, ...NUMPY_RANDOM_REEXPORTS];
@@ -203,16 +208,22 @@ const numpyReexports = rule({
   old: 'sp.log(x)',
   new: 'np.log(x)',
   removedIn: '1.12',
-  errors: [err('AttributeError', /Module 'scipy' has no attribute '\w+'/)],
+  errors: [err('AttributeError', /Module 'scipy' has no attribute '\w+'/), err('ImportError', /cannot import name '\w+' from 'scipy'/)],
   link: REL('1.12.0'),
   message: 'SciPy no longer re-exports numpy functions (deprecated 1.4, removed 1.12); call them from numpy',
   fixtures: [{
+    before: 'from scipy import stats, interp\nimport numpy as np\nprint(interp(1.5, [1, 2], [10, 20]), stats.norm.cdf(0))',
+    after: 'from scipy import stats\nfrom numpy import interp\nimport numpy as np\nprint(interp(1.5, [1, 2], [10, 20]), stats.norm.cdf(0))',
+    expect: '15.0 0.5',
+    beforeError: 'ImportError',
+  }, {
     before: 'import scipy as sp\nprint(sp.log(sp.exp(2.0)), sp.mean([1, 3]))',
     after: 'import numpy as np\nimport scipy as sp\nprint(np.log(np.exp(2.0)), np.mean([1, 3]))',
     expect: '2.0 2.0',
     beforeError: 'AttributeError',
   }],
   *find(ctx): Generator<RuleMatch> {
+    yield* reexportImports(ctx);
     if (!bindsScipy(ctx.nb)) return;
     for (const { node, obj, name } of ctx.attributesNamed(REEXPORT_NAMES)) {
       if (ctx.qname(obj) !== 'scipy') continue;
@@ -224,6 +235,28 @@ const numpyReexports = rule({
     }
   },
 });
+
+/**
+ * `from scipy import interp` (or a list mixing re-exports and submodules): the re-exported names are
+ * imported from numpy instead (`numpy.random` for rand/randn), under the same local names.
+ */
+function* reexportImports(ctx: CellContext): Generator<RuleMatch> {
+  for (const stmt of ctx.nodes('import_from_statement')) {
+    if (stmt.childForFieldName('module_name')?.text !== 'scipy') continue;
+    const items = stmt.childrenForFieldName('name').filter((x): x is SyntaxNode => !!x);
+    const nameOf = (it: SyntaxNode) => (it.type === 'aliased_import' ? it.childForFieldName('name')!.text : it.text);
+    const moved = items.filter((it) => NUMPY_REEXPORTS.has(nameOf(it)) || NUMPY_RANDOM_REEXPORTS.has(nameOf(it)));
+    if (!moved.length) continue;
+    const kept = items.filter((it) => !moved.includes(it));
+    const indent = ' '.repeat(stmt.startPosition.column);
+    const lines = kept.length ? [`from scipy import ${kept.map((it) => it.text).join(', ')}`] : [];
+    const np = moved.filter((it) => NUMPY_REEXPORTS.has(nameOf(it)));
+    const rnd = moved.filter((it) => NUMPY_RANDOM_REEXPORTS.has(nameOf(it)));
+    if (np.length) lines.push(`from numpy import ${np.map((it) => it.text).join(', ')}`);
+    if (rnd.length) lines.push(`from numpy.random import ${rnd.map((it) => it.text).join(', ')}`);
+    yield { node: stmt, edits: [replaceNode(stmt, lines.join(`\n${indent}`))] };
+  }
+}
 
 const STATS_NAN: Record<string, string> = { nanmean: 'nanmean', nanstd: 'nanstd', nanmedian: 'nanmedian' };
 
