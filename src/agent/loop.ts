@@ -7,10 +7,9 @@
 import type { Notebook } from '../core/notebook.js';
 import { errorMessage } from '../core/errors.js';
 import { log } from '../core/log.js';
-import { firstFailure, type RunResult } from '../core/run-result.js';
+import type { RunResult } from '../core/run-result.js';
 import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
-import { RESEEDED_KERNEL } from '../executor/kernel-session.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { ProgressTracker, type Budgets } from './budgets.js';
 import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, skipNeverRun, stuckStop, type Stop } from './decisions.js';
@@ -19,7 +18,7 @@ import type { Environment, RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
 import type { Fixer } from './fixers.js';
 import type { VerifyLimits } from './generate-verify.js';
-import { excuseUnstable, unstableValues, type OracleVerdict } from './oracle/index.js';
+import { excuseUnstable, type OracleVerdict } from './oracle/index.js';
 import { Runner } from './runner.js';
 import { decideVerdict, type ExpectedTarget } from './verdict.js';
 import { Workbench } from './workbench.js';
@@ -87,14 +86,8 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       let diagnosis = diagnose(state.status, state.cells, () => oracle(state));
       if (needsRecheck(diagnosis, state, bench.codeKey, checkedFor)) {
         checkedFor = bench.codeKey;
-        // On the re-seeded kernel: set and str-hash ordering differ between the two runs, so a
-        // value that depends on them shows up as unstable instead of as a stable drift.
-        const first = rawOracle(state);
-        const again = await runner.execute('full', 0, undefined, RESEEDED_KERNEL);
-        if (again.status === 'ok' && !firstFailure(again.cells)) {
-          const found = unstableValues(first, rawOracle(again));
-          for (const k of found) unstable.add(k);
-          emit({ type: 'rerun', why: 'a drift on a clean run: is it reproducible?', kernel: env.kernelName, unstable: [...found] });
+        const again = await runner.recheckDrift(rawOracle(state), rawOracle, unstable);
+        if (again) {
           state = again;
           diagnosis = diagnose(state.status, state.cells, () => oracle(state));
         }
@@ -152,11 +145,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         const v = await runner.verify(step, diagnosis.cell, p.candidates, state, kernelStale, { ...d.verifyLimits, deadline: d.startedAt + d.budgets.maxWallS * 1000 }, p.rank, p.accept);
         kernelStale = v.kernelStale;
         if (!v.kept) continue;
-        const c = v.kept.candidate;
-        bench.apply(c.patch, step, diagnosis.why, trigger, {
-          candidates: v.kept.trials.map((t) => ({ label: t.label, summary: t.summary, outcome: t.outcome.rank, detail: t.outcome.detail, kept: t.kept })),
-          ...(c.order ? { order: c.order, summary: `${c.patch.summary} (run order: ${c.order.join(', ')})` } : {}),
-        });
+        bench.applyKept(v.kept, step, diagnosis.why, trigger);
         state = v.kept.state;
         verified = true;
         break;

@@ -11,6 +11,8 @@ import { executedCells, type Emit, type RunMode } from './events.js';
 import { runModeFor } from './decisions.js';
 import { decideReexecution, type FailedCellBindings } from './reexecution.js';
 import { generateAndVerify, type Candidate, type TrialOutcome, type TrialRecord, type VerifyLimits } from './generate-verify.js';
+import { RESEEDED_KERNEL } from '../executor/kernel-session.js';
+import { unstableValues, type OracleVerdict } from './oracle/index.js';
 import type { Workbench } from './workbench.js';
 
 export interface VerifyOutcome {
@@ -46,6 +48,21 @@ export class Runner {
     });
     this.emit({ type: 'reexecution', step, ...(candidate !== undefined ? { candidate } : {}), ...decision });
     return decision.mode === 'incremental' ? this.execute('incremental', decision.fromCell, state) : this.execute('full', 0);
+  }
+
+  /**
+   * A drift on a clean run: once more from a fresh kernel with another hash seed. Set and str-hash
+   * ordering differ between the two runs, so a value that depends on them (or on unseeded draws)
+   * shows up as unstable, listed and not judged, instead of as a stable drift. Undefined when the
+   * second run does not complete cleanly.
+   */
+  async recheckDrift(first: OracleVerdict, judge: (s: RunState) => OracleVerdict, unstable: Set<string>): Promise<RunState | undefined> {
+    const again = await this.execute('full', 0, undefined, RESEEDED_KERNEL);
+    if (again.status !== 'ok' || firstFailure(again.cells)) return undefined;
+    const found = unstableValues(first, judge(again));
+    for (const k of found) unstable.add(k);
+    this.emit({ type: 'rerun', why: 'a drift on a clean run: is it reproducible?', kernel: this.env.kernelName, unstable: [...found] });
+    return again;
   }
 
   /**

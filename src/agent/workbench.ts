@@ -9,7 +9,7 @@ import type { Patch } from '../core/patch.js';
 import type { AttemptSummary } from '../fixers/context/index.js';
 import { applyPatchEdits, patchedOrder, syntaxProblems, validatePatch, withPatchedSources, type ValidationResult } from '../fixers/llm/index.js';
 import type { Emit } from './events.js';
-import { candidateKey, type Candidate } from './generate-verify.js';
+import { candidateKey, type Candidate, type TrialRecord } from './generate-verify.js';
 
 export class Workbench {
   runOrder: number[] | undefined;
@@ -68,6 +68,15 @@ export class Workbench {
     }
     this.emit({ type: 'fix', fix, edits: patch.edits, changes, ...(error ? { error } : {}) });
     return fix;
+  }
+
+  /** The candidate generate-and-verify kept, applied with every trial's outcome on record. */
+  applyKept(kept: { candidate: Candidate; trials: readonly TrialRecord[] }, step: number, trigger: string, error?: { ename: string; evalue: string }): FixRecord {
+    const c = kept.candidate;
+    return this.apply(c.patch, step, trigger, error, {
+      candidates: kept.trials.map((t) => ({ label: t.label, summary: t.summary, outcome: t.outcome.rank, detail: t.outcome.detail, kept: t.kept })),
+      ...(c.order ? { order: c.order, summary: `${c.patch.summary} (run order: ${c.order.join(', ')})` } : {}),
+    });
   }
 
   /** Rejected before running: never proposed again. */
