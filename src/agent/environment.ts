@@ -39,6 +39,8 @@ export interface Environment {
   readonly alive: boolean;
   readonly cellExecutions: number;
   readonly kernelName: string;
+  /** Threads a notebook's numeric libraries may use (the sandbox's cap); undefined: the machine's cores. */
+  readonly threads?: number;
   /** Path of the submission-like file the last run wrote, for the expected-score oracle. */
   submission(): string | undefined;
   /** The run record of a final clean run. */

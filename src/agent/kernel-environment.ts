@@ -61,6 +61,7 @@ export class KernelEnvironment implements Environment {
   get alive(): boolean { return this.session.alive; }
   get cellExecutions(): number { return this.session.cellExecutions; }
   get kernelName(): string { return this.session.kernelName; }
+  get threads(): number | undefined { return this.o.request.threads; }
   get description(): Sandbox['environment'] { return this.sandbox.environment; }
 
   excuse(cell: number, expected: ExpectedError): void {

@@ -47,8 +47,10 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         // are often what made the cell slow or too big for memory.
         const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), diagnosis.cell);
         if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
-        // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all cores.
-        const patch = await parallelizePatch(notebook, diagnosis.cell);
+        // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all
+        // cores, unless the sandbox gives the notebook one thread (an audit of as many notebooks at
+        // once as there are cores): n_jobs=-1 then runs one worker, and the re-run would cost a budget for nothing.
+        const patch = p.environment.threads === 1 ? undefined : await parallelizePatch(notebook, diagnosis.cell);
         if (patch && p.isNew({ label: '', patch })) return { kind: 'patch', patch };
         // Last, where the era is unknown: the old defaults whose change multiplied the work, each kept
         // only if the run then gets past the slow cell and no stored value disagrees.

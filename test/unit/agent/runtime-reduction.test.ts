@@ -13,11 +13,11 @@ import { notebookOf } from '../rules/support.js';
 
 const noVerdict = () => { throw new Error('the oracle is not consulted for a failed run'); };
 
-function problem(nb: ReturnType<typeof notebookOf>, cell: number, why = 'budget'): Problem {
+function problem(nb: ReturnType<typeof notebookOf>, cell: number, why = 'budget', threads?: number): Problem {
   return {
     diagnosis: { kind: 'fix', fixType: 'runtime-reduction', cell, signature: `slow:${cell}`, why },
     step: 1, notebook: nb, state: { notebook: nb, cells: [], ran: [], status: 'budget-exceeded', complete: false, fresh: true },
-    escalate: false, attempts: [], isNew: () => true, oracle: noVerdict as any, environment: {} as any, emit: () => {},
+    escalate: false, attempts: [], isNew: () => true, oracle: noVerdict as any, environment: { threads } as any, emit: () => {},
   };
 }
 
@@ -63,6 +63,18 @@ describe('runtime reduction', () => {
     const patch = p?.kind === 'patch' ? p.patch : undefined;
     assert.deepEqual(patch?.source, { kind: 'rule', ruleIds: ['sklearn-parallel-n-jobs'] });
     assert.match((patch?.edits[0] as { newSource: string }).newSource, /random_state=0, n_jobs=-1/);
+  });
+
+  it('with one thread per notebook (an audit as wide as the cores) n_jobs=-1 is not proposed: it would run one worker', async () => {
+    const nb = notebookOf([
+      'from sklearn.ensemble import RandomForestClassifier\nforest = RandomForestClassifier(random_state=0)\nforest.fit(X, y)',
+    ]);
+    const fixer = ruleFixer({ original: nb, dataFiles: [], era: {} });
+    const p = await fixer.propose(problem(nb, 0, 'budget', 1));
+    const ids = p?.kind === 'patch' ? (p.patch.source.kind === 'rule' ? p.patch.source.ruleIds : []) : p?.kind === 'candidates' ? p.candidates.flatMap((c) => (c.patch.source.kind === 'rule' ? c.patch.source.ruleIds : [])) : [];
+    assert.ok(!ids.includes('sklearn-parallel-n-jobs'), JSON.stringify(ids));
+    const two = await fixer.propose(problem(nb, 0, 'budget', 2));
+    assert.deepEqual(two?.kind === 'patch' && two.patch.source, { kind: 'rule', ruleIds: ['sklearn-parallel-n-jobs'] });
   });
 
   it('an unknown era, already parallel: the pins that shrink work become candidates, kept only if the run gets past the slow cell and agrees', async () => {
