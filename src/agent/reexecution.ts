@@ -71,9 +71,8 @@ type Variables = NonNullable<CellRecord['state']>['variables'];
 
 /** Names added, removed or summarised differently between two state summaries. */
 export function changedNames(before: Variables, after: Variables): string[] {
-  const key = (v: Variables[number]) => JSON.stringify([v.type, v.shape, v.dtype, v.columns, v.length, v.value]);
-  const a = new Map(before.map((v) => [v.name, key(v)]));
-  const b = new Map(after.map((v) => [v.name, key(v)]));
+  const a = new Map(before.map((v) => [v.name, JSON.stringify(summaryOf(v))]));
+  const b = new Map(after.map((v) => [v.name, JSON.stringify(summaryOf(v))]));
   const out = new Set<string>();
   for (const [n, k] of b) if (a.get(n) !== k) out.add(n);
   for (const n of a.keys()) if (!b.has(n)) out.add(n);
@@ -86,6 +85,11 @@ function rebindsAll(changed: readonly string[], b: FailedCellBindings | undefine
   return changed.every((n) => b.ranDefines.includes(n) && !b.ranUses.includes(n) && b.nextDefines.includes(n) && !b.nextUses.includes(n));
 }
 
-function stateKey(vars: NonNullable<CellRecord['state']>['variables']): string {
-  return JSON.stringify(vars.map((v) => [v.name, v.type, v.shape, v.dtype, v.columns, v.length, v.value]));
+/** What a state summary says of one name, besides the name: what the comparisons look at. */
+function summaryOf(v: Variables[number]): unknown[] {
+  return [v.type, v.shape, v.dtype, v.columns, v.length, v.value];
+}
+
+function stateKey(vars: Variables): string {
+  return JSON.stringify(vars.map((v) => [v.name, ...summaryOf(v)]));
 }

@@ -48,12 +48,8 @@ export async function ixPositionalPatches(nb: Notebook, failingCell: number, err
     const colPositions = new Map<number, TextEdit[]>();
     const rowPositions = new Map<number, TextEdit[]>();
     for (const s of subs) {
-      const rkeys = s.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
-      const rframe = s.childForFieldName('value')?.childForFieldName('object');
-      const row = rkeys[0];
-      if (rframe && row && /^[\w.]+$/.test(rframe.text) && rowCounter(row) && rkeys.length === 2 && !isIntLiteralKey(rkeys[1]!)) {
-        addCellEdit(rowPositions, failingCell, { start: row.startIndex, end: row.endIndex, text: `${rframe.text}.index[${row.text}]` });
-      }
+      const rowEdit = rowPositionEdit(s);
+      if (rowEdit) addCellEdit(rowPositions, failingCell, rowEdit);
       if (!keyError) continue;
       const attr = locAttr(s)!;
       const keys = s.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
@@ -94,11 +90,8 @@ export async function ixRowPositionDriftPatch(nb: Notebook, original: Notebook |
     for (const cell of cells.filter((c) => withIx.includes(c.index))) {
       for (const s of cell.tree.rootNode.descendantsOfType('subscript')) {
         if (!s || locAttr(s) === undefined || !isAssignmentTarget(s)) continue;
-        const keys = s.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
-        const frame = s.childForFieldName('value')?.childForFieldName('object');
-        const row = keys[0];
-        if (!frame || !row || keys.length !== 2 || !/^[\w.]+$/.test(frame.text) || !rowCounter(row) || isIntLiteralKey(keys[1]!)) continue;
-        addCellEdit(edits, cell.index, { start: row.startIndex, end: row.endIndex, text: `${frame.text}.index[${row.text}]` });
+        const edit = rowPositionEdit(s);
+        if (edit) addCellEdit(edits, cell.index, edit);
       }
     }
     if (!edits.size) return undefined;
@@ -135,6 +128,18 @@ function positionalish(k: SyntaxNode): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * `df.loc[i, cols]` with `i` one integer (a loop counter) and labels for columns -> the edit making
+ * the row a position, `df.loc[df.index[i], cols]`; undefined for any other subscript.
+ */
+function rowPositionEdit(s: SyntaxNode): TextEdit | undefined {
+  const keys = s.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+  const frame = s.childForFieldName('value')?.childForFieldName('object');
+  const row = keys[0];
+  if (!frame || !row || keys.length !== 2 || !/^[\w.]+$/.test(frame.text) || !rowCounter(row) || isIntLiteralKey(keys[1]!)) return undefined;
+  return { start: row.startIndex, end: row.endIndex, text: `${frame.text}.index[${row.text}]` };
 }
 
 /** `x.loc[...] = v` (also augmented): the subscript is what an assignment writes. */
