@@ -34,6 +34,34 @@ export function commandLine(pid: number): string {
   }
 }
 
+/** A process's identity: its pid and start time (a later process given the same pid differs). */
+export interface ProcessId { pid: number; start: string }
+
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** pid's identity now, or undefined once it has exited. */
+export function processId(pid: number): ProcessId | undefined {
+  const f = statFields(pid);
+  return f?.[19] === undefined ? undefined : { pid, start: f[19] };
+}
+
+/**
+ * Whether the process is still running: not exited, not a zombie, not replaced by another under
+ * the same pid. Read from /proc at the moment of asking, so it knows of a kill before Node has
+ * handled the exit of our child that holds it (a sandbox's bwrap exits after its server does).
+ */
+export function isRunning(id: ProcessId): boolean {
+  const f = statFields(id.pid);
+  return f !== undefined && f[0] !== 'Z' && f[0] !== 'X' && f[19] === id.start;
+}
+
 /** Every descendant of root (not root itself), parents before children. */
 export function descendants(root: number, procs: ProcInfo[] = readProcs()): ProcInfo[] {
   const children = new Map<number, ProcInfo[]>();

@@ -20,7 +20,7 @@ import { EnvironmentError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { JupyterClient } from './jupyter-client.js';
 import { KAGGLE_WORKING, linkDataIntoWorkDir } from './kaggle-layout.js';
-import { commandLine, descendants, sweepDescendants } from './process-tree.js';
+import { commandLine, descendants, isRunning, processId, sweepDescendants } from './process-tree.js';
 import { diskMbFor, envSummary, launchBwrapServer, SOCK_DIR, type BwrapServer } from './sandbox-bwrap.js';
 import { ENV_KERNEL_DIRS, makeWorkspace } from './server-process.js';
 import { DEFAULT_KERNEL, RESEEDED_KERNEL } from './kernel-session.js';
@@ -118,6 +118,7 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
     await server.stop();
     throw new EnvironmentError('the warm sandbox\'s Jupyter server could not be found in its process tree');
   }
+  const serverId = processId(serverPid);
   log.info(`warm bwrap sandbox up in ${server.startMs} ms (${ws.root})`);
 
   let broken = false;
@@ -126,7 +127,9 @@ export async function startWarmBwrap(req: SandboxRequest, env: BuiltEnvironment,
   let previous: Promise<void> = Promise.resolve();
   let markStopped!: () => void;
   const stopped = new Promise<void>((r) => (markStopped = r));
-  const alive = () => server.process.child.exitCode === null && server.process.child.signalCode === null;
+  // The server itself, not only our child (bwrap): a notebook's run can fail on the server's
+  // closed socket before Node has seen bwrap exit, and must then be told the server died.
+  const alive = () => server.process.child.exitCode === null && server.process.child.signalCode === null && serverId !== undefined && isRunning(serverId);
   const leaseFile = path.join(ws.sockDir, LEASE_FILE);
 
   const endLease = async (n: number, jobDir: string): Promise<void> => {

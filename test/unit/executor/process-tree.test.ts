@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { commandLine, descendants, sweepDescendants } from '../../../src/executor/process-tree.js';
+import { commandLine, descendants, isRunning, processId, sweepDescendants } from '../../../src/executor/process-tree.js';
 
 test('descendants walks the whole tree below a pid, parents first', () => {
   const procs = [
@@ -32,4 +32,21 @@ test('sweepDescendants kills everything below root but the kept process and its 
     sweepDescendants(root.pid!, () => false);
     root.kill('SIGKILL');
   }
+});
+
+test('isRunning sees a kill at once, before Node has handled the child\'s exit, and a zombie is not running', () => {
+  const child = spawn('sleep', ['300'], { stdio: 'ignore' });
+  const id = processId(child.pid!);
+  assert.ok(id, 'a live process has an identity');
+  assert.equal(isRunning(id), true);
+  assert.equal(isRunning({ ...id, start: `${id.start}1` }), false, 'another process under the same pid is not it');
+  process.kill(child.pid!, 'SIGKILL');
+  // No await until the end: Node cannot have run the child's exit handlers, as when a sandbox's
+  // run fails on the server's closed socket before its exit event. The kill lands in the kernel
+  // at once; the loop only waits for the scheduler, however slow the machine.
+  let seen = isRunning(id);
+  for (let i = 0; seen && i < 10_000_000; i++) seen = isRunning(id);
+  assert.equal(seen, false);
+  assert.equal(child.exitCode, null, 'Node has not seen the exit yet');
+  assert.equal(child.signalCode, null);
 });
