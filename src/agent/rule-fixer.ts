@@ -60,9 +60,12 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         return { kind: 'candidates', candidates: grown, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) };
       }
       if (diagnosis.fixType !== 'score-calibration') return undefined;
-      const certain = (await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era })).find((patch) => p.isNew({ label: '', patch }));
-      if (certain) return { kind: 'patch', patch: certain };
       const target = diagnosis.cell;
+      // The old defaults the era makes certain, in the cells up to the drifted one, all in one step:
+      // a pin in a later cell cannot move this value (each one tried alone cost a whole run, twice
+      // with the re-run that tells drift from chance, and changed nothing).
+      const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), target, 'score-calibration');
+      if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
       const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
       const pins = pinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), target);
       // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
@@ -86,9 +89,12 @@ export function growthPinCandidates(pins: readonly Patch[], cell: number): Candi
   return pinCandidates(grown, cell).map((c) => ({ ...c, patch: { ...c.patch, fixType: 'runtime-reduction' } }));
 }
 
-/** The era-certain pins of the cells up to `cell`, as one runtime-reduction patch (or none). */
-export function eraPins(pins: readonly Patch[], cell: number): Patch | undefined {
+/**
+ * The era-certain pins of the cells up to `cell` (the slow or the drifted one), as one patch (or
+ * none): a pin in a later cell can neither slow nor move that cell.
+ */
+export function eraPins(pins: readonly Patch[], cell: number, fixType: 'runtime-reduction' | 'score-calibration' = 'runtime-reduction'): Patch | undefined {
   const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => e.cell <= cell));
   if (!before.length) return undefined;
-  return mergePins(before, 'runtime-reduction', (cells, ruleIds) => `the old defaults the notebook's era ran with (${ruleIds.join(', ')}) in cells ${[...new Set(cells)].join(', ')}`);
+  return mergePins(before, fixType, (cells, ruleIds) => `the old defaults the notebook's era ran with (${ruleIds.join(', ')}) in cells ${[...new Set(cells)].join(', ')}`);
 }

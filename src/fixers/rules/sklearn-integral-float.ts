@@ -17,6 +17,7 @@ import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
 import { replaceNode, stringValue } from './tree.js';
 import { atRuntimeError } from './traceback.js';
+import { paramEntriesFor } from './param-dicts.js';
 
 const INT_ONLY = /The '(\w+)' parameter of (\w+) must be an int in the range [[(][^\]\)]*[\])](?: or None)?\. Got (-?[\d.]+(?:e[+-]?\d+)?) instead/;
 
@@ -95,11 +96,12 @@ export const sklearnIntegralFloat: Rule = rule({
     // Grids only where the traceback is: another cell's grid may be another estimator's, where a float means something else.
     if (!traced) return;
     // A grid in this cell: {'max_depth': [3.0, 5.0]} or {'clf__max_depth': ...}.
-    for (const pair of ctx.nodes('pair')) {
-      const key = stringValue(pair.childForFieldName('key'));
-      if (key !== param && !key?.endsWith(`__${param}`)) continue;
-      const edits = intEdits(pair.childForFieldName('value')!);
-      if (edits.length) yield { node: pair, edits };
+    const done = new Set<number>();
+    for (const entry of paramEntriesFor(ctx, param)) {
+      if (done.has(entry.value.startIndex)) continue;
+      done.add(entry.value.startIndex);
+      const edits = intEdits(entry.value);
+      if (edits.length) yield { node: entry.node, edits };
     }
   },
 });

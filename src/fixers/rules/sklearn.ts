@@ -1,5 +1,6 @@
 /** scikit-learn: module moves (0.20-0.24), renamed parameters and values (1.0-1.4), and default pins (0.22, 1.2, 1.4). */
 import type { SyntaxNode } from '../python/parser.js';
+import { paramEntriesFor } from './param-dicts.js';
 import { cellCache, type CellContext, type NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveModules, moveImportedNames } from './helpers.js';
@@ -56,10 +57,12 @@ function* renameParamValues(ctx: CellContext, classes: string[], param: string, 
       yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
     }
   }
-  for (const pair of ctx.nodes('pair')) {
-    const key = stringValue(pair.childForFieldName('key'));
-    if (!isParamKey(key, param)) continue;
-    for (const { node, to } of stringLiteralIn(pair.childForFieldName('value') ?? undefined, values)) {
+  // A list two entries share (`{'a__p': ps, 'b__p': ps}`) is rewritten once.
+  const done = new Set<number>();
+  for (const entry of paramEntriesFor(ctx, param)) {
+    for (const { node, to } of stringLiteralIn(entry.value, values)) {
+      if (done.has(node.startIndex)) continue;
+      done.add(node.startIndex);
       yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
     }
   }
@@ -913,6 +916,18 @@ const maxFeaturesAuto = rule({
     expect: 'sqrt 1.0',
     beforeError: 'InvalidParameterError',
     context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'max_features' parameter of RandomForestClassifier must be an int in the range [1, inf), a float in the range (0.0, 1.0], a str among {'sqrt', 'log2'} or None. Got 'auto' instead." } },
+    }, {
+    // A grid whose values sit in a variable: no error at all, the search scores 'auto' NaN and picks another.
+    before: "from sklearn.datasets import make_regression\nfrom sklearn.ensemble import RandomForestRegressor\nfrom sklearn.model_selection import GridSearchCV\nX, y = make_regression(n_samples=120, n_features=8, n_informative=1, noise=0.1, random_state=0)\nmax_features = ['auto', 'sqrt']\ngrid = {'max_features': max_features}\nsearch = GridSearchCV(RandomForestRegressor(n_estimators=5, random_state=0), grid, cv=3).fit(X, y)\nprint(search.best_params_)",
+    after: "from sklearn.datasets import make_regression\nfrom sklearn.ensemble import RandomForestRegressor\nfrom sklearn.model_selection import GridSearchCV\nX, y = make_regression(n_samples=120, n_features=8, n_informative=1, noise=0.1, random_state=0)\nmax_features = [1.0, 'sqrt']\ngrid = {'max_features': max_features}\nsearch = GridSearchCV(RandomForestRegressor(n_estimators=5, random_state=0), grid, cv=3).fit(X, y)\nprint(search.best_params_)",
+    expect: "{'max_features': 1.0}",
+    beforeOutcome: 'differs',
+  }, {
+    // The dict() spelling of a grid.
+    before: "from sklearn.datasets import make_classification\nfrom sklearn.ensemble import RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV\nX, y = make_classification(n_samples=90, n_features=9, random_state=0)\nfeatures = ['auto', 'log2']\nsearch = GridSearchCV(RandomForestClassifier(n_estimators=5, random_state=0), dict(max_features=features), cv=3).fit(X, y)\nprint(search.cv_results_['param_max_features'].tolist(), search.cv_results_['mean_test_score'].round(3).tolist())",
+    after: "from sklearn.datasets import make_classification\nfrom sklearn.ensemble import RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV\nX, y = make_classification(n_samples=90, n_features=9, random_state=0)\nfeatures = ['sqrt', 'log2']\nsearch = GridSearchCV(RandomForestClassifier(n_estimators=5, random_state=0), dict(max_features=features), cv=3).fit(X, y)\nprint(search.cv_results_['param_max_features'].tolist(), search.cv_results_['mean_test_score'].round(3).tolist())",
+    expect: "['sqrt', 'log2'] [0.956, 0.956]",
+    beforeOutcome: 'differs',
   }],
   *find(ctx) {
     for (const { args, name } of sklearnCalls(ctx, MAX_FEATURES_NAMES)) {
@@ -937,11 +952,11 @@ const maxFeaturesAuto = rule({
     const rt = ctx.nb.info.runtime;
     const named = rt && rt.failingCell === ctx.index ? /The 'max_features' parameter of (\w+) must be/.exec(rt.evalue)?.[1] : undefined;
     const cellKind = kind ?? (named && MAX_FEATURES_CLASSIFIERS.includes(named) ? 'classifier' : named && MAX_FEATURES_REGRESSORS.includes(named) ? 'regressor' : undefined);
-    for (const pair of ctx.nodes('pair')) {
-      const key = stringValue(pair.childForFieldName('key'));
-      if (key !== 'max_features' && !key?.endsWith('__max_features')) continue;
-      const autos = stringLiteralIn(pair.childForFieldName('value') ?? undefined, { auto: 'auto' });
-      for (const { node } of autos) {
+    const done = new Set<number>();
+    for (const entry of paramEntriesFor(ctx, 'max_features')) {
+      for (const { node } of stringLiteralIn(entry.value, { auto: 'auto' })) {
+        if (done.has(node.startIndex)) continue;
+        done.add(node.startIndex);
         if (cellKind) yield { node, edits: [replaceNode(node, cellKind === 'classifier' ? `${quoteOf(node)}sqrt${quoteOf(node)}` : '1.0')] };
         else yield { node, message: "max_features='auto' in a parameter grid was removed in scikit-learn 1.3: use 'sqrt' for classifiers, 1.0 for regressors" };
       }

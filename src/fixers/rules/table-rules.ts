@@ -10,6 +10,7 @@ import type { CellContext } from './context.js';
 import type { ErrorSignature, Fixture, Library, Rule, RuleGate, RuleMatch, TextEdit } from './types.js';
 import { err, escapeRe, moveImportedNames, rule } from './helpers.js';
 import { callArgs, kwValue, quoteOf, removeArgument, renameKeyword, replaceNode, stringValue } from './tree.js';
+import { paramEntriesFor } from './param-dicts.js';
 
 /**
  * What a method's receiver must be for the entry to apply statically. 'any': the method name alone
@@ -271,9 +272,11 @@ function* findReplaceValue(ctx: CellContext, e: ReplaceValueEntry, widened: bool
     yield* rewrite(kw ? kwValue(kw) : e.position !== undefined && args && !args.listSplat ? args.positional[e.position] : undefined);
   }
   if (!e.inDicts) return;
-  for (const pair of ctx.nodes('pair')) {
-    const key = stringValue(pair.childForFieldName('key'));
-    if (key === e.kwarg || key?.endsWith(`__${e.kwarg}`)) yield* rewrite(pair.childForFieldName('value') ?? undefined);
+  const done = new Set<number>();
+  for (const entry of paramEntriesFor(ctx, e.kwarg)) {
+    if (done.has(entry.value.startIndex)) continue;
+    done.add(entry.value.startIndex);
+    yield* rewrite(entry.value);
   }
 }
 

@@ -4,6 +4,7 @@ import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
 import { addArgument, callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf, type Args } from './tree.js';
+import { paramEntries } from './param-dicts.js';
 
 const NEWS = 'https://xgboost.readthedocs.io/en/stable/changes/index.html';
 const XGB_SKLEARN = ['XGBClassifier', 'XGBRegressor', 'XGBRanker', 'XGBRFClassifier', 'XGBRFRegressor', 'XGBModel'];
@@ -152,10 +153,8 @@ const gpuHist = rule({
       }
     }
     // params dicts for xgb.train: {'tree_method': 'gpu_hist'}
-    for (const pair of ctx.nodes('pair')) {
-      const key = stringValue(pair.childForFieldName('key'));
-      const v = pair.childForFieldName('value');
-      if (key === 'tree_method' && v && stringValue(v) === 'gpu_hist') yield { node: v, edits: [replaceNode(v, `${quoteOf(v)}hist${quoteOf(v)}`)] };
+    for (const { key, value: v } of paramEntries(ctx)) {
+      if (key === 'tree_method' && stringValue(v) === 'gpu_hist') yield { node: v, edits: [replaceNode(v, `${quoteOf(v)}hist${quoteOf(v)}`)] };
     }
   },
 });

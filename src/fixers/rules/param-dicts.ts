@@ -1,0 +1,80 @@
+/**
+ * Parameter dicts as notebooks spell them, for the rules that rewrite an estimator's parameter
+ * values wherever they are written (constructor keywords, and the dicts passed to GridSearchCV,
+ * `clf(**params)`, `set_params(**p)`, `xgb.train(params)`):
+ *
+ *   {'max_features': ['auto', 'sqrt']}            a dict display
+ *   dict(max_features=['auto', 'sqrt'])           the dict() constructor
+ *   max_features = ['auto', 'sqrt']               a list bound to a name earlier in the cell,
+ *   {'max_features': max_features}                then used as a value (either spelling)
+ *
+ * The last form is common in grids (one variable per parameter, then the dict), and a rule that read
+ * only literal values missed it; a grid search then fails every candidate that holds a removed value,
+ * scores it NaN (error_score) and silently picks another, so the notebook drifts without an error.
+ * The value behind a name is followed only within the cell, and only when the name is assigned once
+ * there, by a plain `name = <literal>` before the dict: what the rule rewrites is then exactly what
+ * the dict held.
+ */
+import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import { stringValue } from './tree.js';
+
+export interface ParamEntry {
+  /** The key as written: 'max_features', or 'clf__max_features' for a pipeline step. */
+  key: string;
+  /** The value: the literal the dict holds (followed through a name bound in the cell). */
+  value: SyntaxNode;
+  /** The pair or keyword argument the entry is. */
+  node: SyntaxNode;
+}
+
+const LITERALS = new Set(['list', 'tuple', 'set', 'string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'none']);
+
+/** Every parameter-dict entry of the cell, in document order. */
+export function paramEntries(ctx: CellContext): ParamEntry[] {
+  return ctx.nb.memo(`param-entries:${ctx.index}`, () => {
+    const out: ParamEntry[] = [];
+    for (const pair of ctx.nodes('pair')) {
+      const key = stringValue(pair.childForFieldName('key'));
+      const value = pair.childForFieldName('value');
+      if (key !== undefined && value) out.push({ key, value: literalBehind(ctx, value), node: pair });
+    }
+    for (const { call } of ctx.callsNamed(['dict'])) {
+      // The builtin only: `dict` rebound by the notebook is something else.
+      if (ctx.nb.isBound('dict')) break;
+      const args = call.childForFieldName('arguments');
+      for (const kw of args?.namedChildren ?? []) {
+        if (kw?.type !== 'keyword_argument') continue;
+        const key = kw.childForFieldName('name')?.text;
+        const value = kw.childForFieldName('value');
+        if (key && value) out.push({ key, value: literalBehind(ctx, value), node: kw });
+      }
+    }
+    return out.sort((a, b) => a.node.startIndex - b.node.startIndex);
+  });
+}
+
+/** Entries whose key names `param`, directly or through a pipeline step (`clf__param`). */
+export function paramEntriesFor(ctx: CellContext, param: string): ParamEntry[] {
+  return paramEntries(ctx).filter((e) => e.key === param || e.key.endsWith(`__${param}`));
+}
+
+/**
+ * The literal a value stands for: the value itself, or, for a bare name, the right-hand side of its
+ * one plain assignment in the cell before this use (a literal), else the name.
+ */
+export function literalBehind(ctx: CellContext, value: SyntaxNode): SyntaxNode {
+  if (value.type !== 'identifier') return value;
+  let found: SyntaxNode | undefined;
+  let count = 0;
+  for (const a of ctx.nodes('assignment')) {
+    const left = a.childForFieldName('left');
+    if (left?.type !== 'identifier' || left.text !== value.text) continue;
+    count++;
+    if (a.endIndex <= value.startIndex) found = a.childForFieldName('right') ?? undefined;
+  }
+  // Also rebound by `+=`, a loop or a function parameter in the cell: not one value.
+  const rebound = ctx.nodes('augmented_assignment').some((a) => a.childForFieldName('left')?.text === value.text);
+  if (count !== 1 || rebound || !found || !LITERALS.has(found.type)) return value;
+  return found;
+}

@@ -1,0 +1,50 @@
+/**
+ * A drift with an era known to predate the old defaults' change: the certain pins of the cells up to
+ * the drifted one go in as one patch; pins in later cells cannot move that value and wait for a
+ * drift of their own.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ruleFixer } from '../../../src/agent/rule-fixer.js';
+import type { Problem } from '../../../src/agent/fixers.js';
+import { notebookOf } from '../rules/support.js';
+
+function drift(nb: ReturnType<typeof notebookOf>, cell: number, isNew: Problem['isNew'] = () => true): Problem {
+  return {
+    diagnosis: { kind: 'fix', fixType: 'score-calibration', cell, signature: `drift:${cell}:0.8`, why: 'value drifted: 0.8 -> 0.7' },
+    step: 1, notebook: nb, state: { notebook: nb, cells: [], ran: [], status: 'ok', complete: true, fresh: true },
+    escalate: false, attempts: [], isNew, oracle: (() => ({ comparisons: [] })) as any, environment: {} as any, emit: () => {},
+  };
+}
+
+const nb = notebookOf([
+  'from sklearn.ensemble import RandomForestClassifier\nfrom sklearn.svm import SVC',
+  'forest = RandomForestClassifier(random_state=0)',
+  'svc = SVC()',
+  'print(forest.fit(X, y).score(X, y))',
+  'late = RandomForestClassifier(random_state=1)\nprint(late.fit(X, y).score(X, y))',
+]);
+const era = { versions: { 'scikit-learn': '0.19.1' } };
+
+describe('drift: the era-certain pins up to the drifted cell', () => {
+  it('are one patch, and none of a later cell is in it', async () => {
+    const p = await ruleFixer({ original: nb, dataFiles: [], era }).propose(drift(nb, 3));
+    assert.equal(p?.kind, 'patch');
+    const patch = p!.kind === 'patch' ? p!.patch : undefined;
+    assert.equal(patch?.fixType, 'score-calibration');
+    assert.deepEqual(patch?.edits.map((e) => e.cell), [1, 2], 'cells 1 and 2 together, not cell 4');
+    const ids = patch?.source.kind === 'rule' ? patch.source.ruleIds : [];
+    assert.ok(ids.includes('sklearn-pin-forest-n-estimators') && ids.includes('sklearn-pin-svm-gamma'), ids.join(', '));
+  });
+
+  it('a drift in the later cell gets that cell\'s pin', async () => {
+    const p = await ruleFixer({ original: nb, dataFiles: [], era }).propose(drift(nb, 4));
+    const cells = p?.kind === 'patch' ? p.patch.edits.map((e) => e.cell) : [];
+    assert.ok(cells.includes(4), JSON.stringify(cells));
+  });
+
+  it('no certain pin before the drifted cell: no certain patch (the unknown-era candidates, verified, come next)', async () => {
+    const p = await ruleFixer({ original: nb, dataFiles: [], era }).propose(drift(nb, 0));
+    assert.notEqual(p?.kind, 'patch');
+  });
+});

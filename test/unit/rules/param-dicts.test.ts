@@ -1,0 +1,49 @@
+/**
+ * Parameter dicts in every spelling a notebook uses (param-dicts.ts): a dict display, dict(), and a
+ * literal bound to a name earlier in the cell. Checked through rules that rewrite grid values.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixSource } from './support.js';
+
+const opts = { ruleIds: ['sklearn-criterion-mse-mae'] };
+const head = 'from sklearn.ensemble import RandomForestRegressor\nfrom sklearn.model_selection import GridSearchCV\n';
+
+test('a grid value bound to a name earlier in the cell is rewritten where the name was bound', async () => {
+  const { out } = await fixSource(`${head}crits = ['mse', 'mae']\ngrid = {'criterion': crits}\nGridSearchCV(RandomForestRegressor(), grid)`, opts);
+  assert.match(out, /crits = \['squared_error', 'absolute_error'\]/);
+});
+
+test('dict(criterion=...) is a parameter dict too, with a literal or through a name', async () => {
+  const { out } = await fixSource(`${head}GridSearchCV(RandomForestRegressor(), dict(criterion=['mse']))`, opts);
+  assert.match(out, /dict\(criterion=\['squared_error'\]\)/);
+  const viaName = await fixSource(`${head}c = 'mae'\np = dict(rf__criterion=c)`, opts);
+  assert.match(viaName.out, /c = 'absolute_error'/);
+});
+
+test('one list under two keys is rewritten once', async () => {
+  const { out } = await fixSource(`${head}cs = ['mse']\ngrid = {'a__criterion': cs, 'b__criterion': cs}`, opts);
+  assert.match(out, /cs = \['squared_error'\]/);
+});
+
+test('a name that is not one literal value in the cell is not followed', async () => {
+  for (const src of [
+    // assigned twice: which value reaches the dict depends on the flow
+    `cs = ['mse']\ncs = ['mae']\ngrid = {'criterion': cs}`,
+    // assigned after the dict
+    `grid = {'criterion': cs}\ncs = ['mse']`,
+    // extended in place
+    `cs = ['mse']\ncs += ['friedman_mse']\ngrid = {'criterion': cs}`,
+    // not a literal
+    `cs = make_list('mse')\ngrid = {'criterion': cs}`,
+  ]) {
+    const { out } = await fixSource(`${head}${src}`, opts);
+    assert.equal(out, `${head}${src}`, src);
+  }
+});
+
+test('dict() of a notebook that rebinds `dict` is not a parameter dict', async () => {
+  const src = `${head}def dict(**kw):\n    return kw\np = dict(criterion=['mse'])`;
+  const { out } = await fixSource(src, opts);
+  assert.equal(out, src);
+});
