@@ -15,6 +15,8 @@ import { HELD_OUT_FOLDS, median, selectNotebooks, type CorpusNotebook } from './
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
+    /** notebook names (exact) to leave out, e.g. the ones an interrupted run already did */
+    skip: { type: 'string' },
     json: { type: 'string' },
     'no-full': { type: 'boolean', default: false },
     'next-to-notebook': { type: 'boolean', default: false },
@@ -36,7 +38,8 @@ const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-bench-agent-'));
 const rows: any[] = [];
 const [shardIndex, shardCount] = values.shard.split('/').map(Number);
 const list = selectNotebooks(values.set, values.folds).filter((c, i) => i % shardCount === shardIndex
-  && (!values.only || values.only.split(',').some((s) => c.name.includes(s))));
+  && (!values.only || values.only.split(',').some((s) => c.name.includes(s)))
+  && !(values.skip ?? '').split(',').some((s) => s && c.name === s));
 
 async function benchOne(c: CorpusNotebook): Promise<void> {
   let nb;
