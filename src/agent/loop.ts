@@ -56,7 +56,7 @@ export function modernizationLoop(input: LoopInput): AsyncGenerator<AgentEvent, 
 async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   const env = d.environment;
   const bench = new Workbench(d.work, emit);
-  const runner = new Runner(env, bench, emit, d.incremental);
+  const runner = new Runner(env, bench, emit, d.incremental, d.original);
   const unstable = new Set<string>(); // values that differed between two clean runs: listed, not judged
   const rawOracle = (s: RunState) => d.judge(s.notebook, env.submission());
   const oracle = (s: RunState) => excuseUnstable(rawOracle(s), unstable);

@@ -14,6 +14,7 @@ import { generateAndVerify, type Candidate, type TrialOutcome, type TrialRecord,
 import { RESEEDED_KERNEL } from '../executor/kernel-session.js';
 import { unstableValues, type OracleVerdict } from './oracle/index.js';
 import type { Workbench } from './workbench.js';
+import { surfaceSwallowed } from './swallowed-failures.js';
 
 export interface VerifyOutcome {
   kept?: { candidate: Candidate; state: RunState; trials: TrialRecord[] };
@@ -22,15 +23,24 @@ export interface VerifyOutcome {
 }
 
 export class Runner {
-  constructor(private readonly env: Environment, private readonly bench: Workbench, private readonly emit: Emit, private readonly incremental: boolean) {}
+  constructor(
+    private readonly env: Environment,
+    private readonly bench: Workbench,
+    private readonly emit: Emit,
+    private readonly incremental: boolean,
+    /** The notebook as the author left it: its stored outputs say which swallowed fit errors were the author's too. */
+    private readonly original?: Notebook,
+  ) {}
 
   async execute(requested: RunMode, from: number, prev?: RunState, kernel?: string): Promise<RunState> {
     const { mode, fromCell } = runModeFor(requested, from, Boolean(this.bench.runOrder));
     this.emit({ type: 'run', mode, fromCell });
-    const state = await this.env.run({
+    const ran = await this.env.run({
       notebook: this.bench.work, mode, fromCell, ...(prev ? { prev } : {}), ...(this.bench.runOrder ? { order: this.bench.runOrder } : {}), ...(kernel ? { kernel } : {}),
       onExec: (event) => this.emit({ type: 'exec', event }),
     });
+    // A fit error a search scored NaN is this cell's error when a rule knows it (swallowed-failures.ts).
+    const state = this.original ? surfaceSwallowed(ran, this.original) : ran;
     this.emit({ type: 'execution', mode, fromCell, status: state.status, cells: executedCells(state.ran) });
     return state;
   }

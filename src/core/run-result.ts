@@ -50,6 +50,12 @@ export const CellRecord = z.object({
   outputsTruncated: z.boolean(),
   error: CellError.optional(),
   state: StateSummary.optional(),
+  swallowed: z.array(z.object({
+    error: z.string().describe("the last line of the fit's traceback: 'module.ErrorClass: message'"),
+    fits: z.number().int().describe('fits that failed with it'),
+    of: z.number().int().describe('fits the search or cross-validation made'),
+  })).optional()
+    .describe("errors a scikit-learn search or cross-validation caught and scored as error_score (NaN) during the cell, whether or not a warning was shown"),
   expectedError: z.object({
     ename: z.string(),
     reason: z.string(),

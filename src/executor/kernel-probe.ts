@@ -3,6 +3,15 @@
  * count) to collect what the kernel's messages don't carry: per-cell peak RSS (VmHWM, reset via
  * /proc/self/clear_refs before each cell) and a bounded summary of the user namespace.
  * It lives in sys.modules, not in the user's namespace, so `dir()` and `whos` stay clean.
+ *
+ * It also records the fit errors scikit-learn's searches and cross-validation catch. Since 0.22 they
+ * score a fit that raises as error_score (NaN) and at most warn (FitFailedWarning, which notebooks
+ * often silence); before, the default re-raised. An API break inside a grid (a removed parameter
+ * value) then changes which candidate wins with no error at all. An import hook wraps
+ * `sklearn.model_selection._validation._warn_or_raise_about_fit_failures` as that module loads
+ * (before `_search` imports it by name): the wrapper notes the errors, then calls the original, so
+ * the notebook's behaviour is unchanged. The notes are cleared when a cell starts (pre_run_cell)
+ * and returned with the cell's probe result.
  */
 export const PROBE_MODULE = '__nbmodernize_probe__';
 
@@ -150,10 +159,71 @@ def inspect_value(name, max_chars=3000):
     lines.append('head:\n' + (head if len(head) <= max_chars else head[:max_chars] + '...'))
     return _Json('\n'.join(lines))
 
+_swallowed = []
+
+def _note_fit_failures(results):
+    try:
+        seen = {}
+        for r in results:
+            e = r.get('fit_error') if isinstance(r, dict) else None
+            if e:
+                lines = [l for l in str(e).strip().splitlines() if l.strip()]
+                if lines:
+                    seen[lines[-1]] = seen.get(lines[-1], 0) + 1
+        for last, n in seen.items():
+            _swallowed.append({'error': last[:1000], 'fits': n, 'of': len(results)})
+    except Exception:
+        pass
+
+def _wrap_validation(mod):
+    f = getattr(mod, '_warn_or_raise_about_fit_failures', None)
+    if f is None or getattr(f, '_nbm_wrapped', False):
+        return
+    def _warn_or_raise_about_fit_failures(results, error_score):
+        _note_fit_failures(results)
+        return f(results, error_score)
+    _warn_or_raise_about_fit_failures._nbm_wrapped = True
+    mod._warn_or_raise_about_fit_failures = _warn_or_raise_about_fit_failures
+
+class _FitFailureHook:
+    NAME = 'sklearn.model_selection._validation'
+    def find_spec(self, name, path=None, target=None):
+        if name != self.NAME:
+            return None
+        for finder in _sys.meta_path:
+            if finder is self or not hasattr(finder, 'find_spec'):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None and spec.loader is not None and hasattr(spec.loader, 'exec_module'):
+                # The loader is this module's own instance: wrapping its exec_module touches nothing else.
+                run = spec.loader.exec_module
+                def exec_module(module, run=run):
+                    run(module)
+                    _wrap_validation(module)
+                spec.loader.exec_module = exec_module
+                return spec
+        return None
+
+def install_fit_failure_hook():
+    try:
+        if _FitFailureHook.NAME in _sys.modules:
+            _wrap_validation(_sys.modules[_FitFailureHook.NAME])
+        elif not any(isinstance(f, _FitFailureHook) for f in _sys.meta_path):
+            _sys.meta_path.insert(0, _FitFailureHook())
+        from IPython import get_ipython
+        ip = get_ipython()
+        if ip is not None:
+            ip.events.register('pre_run_cell', lambda *a: _swallowed.clear())
+    except Exception:
+        pass
+
 def after_cell(collect_state=True):
     import time
     t0 = time.perf_counter()
     res = {'peak': peak_rss()}
+    if _swallowed:
+        res['swallowed'] = list(_swallowed)
+        del _swallowed[:]
     if collect_state:
         try:
             res['state'] = state()
@@ -175,6 +245,7 @@ export function probeInstallCode(): string {
     '    exec(compile(src, "<nbmodernize-probe>", "exec"), m.__dict__)',
     `    sys.modules[${JSON.stringify(PROBE_MODULE)}] = m`,
     '    m.reset_peak()',
+    '    m.install_fit_failure_hook()',
     `__nbm_install(${JSON.stringify(PROBE_SOURCE)})`,
     'del __nbm_install',
   ].join('\n');

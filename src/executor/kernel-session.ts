@@ -35,6 +35,8 @@ export interface CellRun {
   peakMemoryBytes: number | null;
   error?: CellError;
   state?: StateSummary;
+  /** Fit errors a scikit-learn search caught during the cell (the probe's record; see kernel-probe.ts). */
+  swallowed?: Array<{ error: string; fits: number; of: number }>;
   /** One line for humans when status is not ok. */
   message?: string;
 }
@@ -280,6 +282,7 @@ function applyProbe(run: CellRun, expr: any, inCell = true): boolean {
     const parsed = JSON.parse(expr.data['text/plain']);
     run.peakMemoryBytes = typeof parsed.peak === 'number' ? parsed.peak : null;
     if (parsed.state) run.state = parsed.state;
+    if (Array.isArray(parsed.swallowed) && parsed.swallowed.length) run.swallowed = parsed.swallowed;
     if (inCell && run.durationMs !== null && typeof parsed.probeMs === 'number') {
       run.durationMs = Math.max(0, Math.round(run.durationMs - parsed.probeMs));
     }

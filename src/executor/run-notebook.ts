@@ -229,6 +229,7 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
       outputsTruncated: run.outputsTruncated,
       ...(run.error ? { error: run.error } : {}),
       ...(run.state ? { state: run.state } : {}),
+      ...(run.swallowed ? { swallowed: run.swallowed } : {}),
     };
     cells.push(record);
     o.emit({ type: 'cell-end', record, total: code.length, outputs: cell.outputs });

@@ -366,6 +366,23 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.fixes.some((f) => f.source === 'invalid-parameter'), JSON.stringify(report.fixes.map((f) => [f.source, f.summary])));
   });
 
+  it("a grid value scikit-learn removed, with warnings silenced: the search scored it NaN and picked another; the swallowed error is the search cell's, and the grid in an earlier cell is repaired", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import warnings\nwarnings.filterwarnings('ignore')\nfrom sklearn.datasets import make_regression\nfrom sklearn.ensemble import RandomForestRegressor, RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV\nX, y = make_regression(n_samples=120, n_features=8, n_informative=1, noise=0.1, random_state=0)\nclf = RandomForestClassifier(n_estimators=5)",
+      "features = ['auto', 'sqrt']\ngrid = {'max_features': features}",
+      'search = GridSearchCV(RandomForestRegressor(n_estimators=5, random_state=0), grid, cv=3).fit(X, y)\nprint(round(search.best_score_, 3))',
+    ]), { 2: '0.975\n' });
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'sklearn-max-features-auto');
+    assert.ok(fix, JSON.stringify(report.fixes.map((f) => [f.source, f.summary])));
+    // The first run raised nothing: the error the loop repaired is the one the search swallowed.
+    const first = trajectory.find((t) => t.type === 'execution');
+    const searchCell = first.cells.find((c: { index: number }) => c.index === 2);
+    assert.equal(searchCell.status, 'error');
+    assert.equal(searchCell.error?.ename, 'InvalidParameterError');
+  });
+
   it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
     // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
     // and stop when the cell is still over (no other runtime rule exists).

@@ -16,7 +16,7 @@
  * the dict held.
  */
 import type { SyntaxNode } from '../python/parser.js';
-import type { CellContext } from './context.js';
+import { cellCache, type CellContext } from './context.js';
 import { stringValue } from './tree.js';
 
 export interface ParamEntry {
@@ -77,4 +77,20 @@ export function literalBehind(ctx: CellContext, value: SyntaxNode): SyntaxNode {
   const rebound = ctx.nodes('augmented_assignment').some((a) => a.childForFieldName('left')?.text === value.text);
   if (count !== 1 || rebound || !found || !LITERALS.has(found.type)) return value;
   return found;
+}
+
+/**
+ * Whether the entry's dict reaches cell `cell` by name: the dict (display or dict()) is bound by
+ * `name = ...` and `cell` mentions that name. A runtime error raised in `cell` by the search that
+ * used the grid then speaks for the grid's values (it names the estimator that rejected them).
+ */
+export function dictFlowsInto(ctx: CellContext, entry: ParamEntry, cell: number): boolean {
+  if (cell === ctx.index) return true;
+  let dict = entry.node.parent;
+  if (dict?.type === 'argument_list') dict = dict.parent;
+  const assign = dict?.parent;
+  const left = assign?.type === 'assignment' ? assign.childForFieldName('left') : undefined;
+  if (left?.type !== 'identifier' || cell < ctx.index) return false;
+  const target = ctx.nb.cells.find((c) => c.index === cell);
+  return !!target && cellCache(target).mayHaveIdentifier(left.text) && (cellCache(target).identifiers().get(left.text)?.length ?? 0) > 0;
 }

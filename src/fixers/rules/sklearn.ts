@@ -1,6 +1,6 @@
 /** scikit-learn: module moves (0.20-0.24), renamed parameters and values (1.0-1.4), and default pins (0.22, 1.2, 1.4). */
 import type { SyntaxNode } from '../python/parser.js';
-import { paramEntriesFor } from './param-dicts.js';
+import { dictFlowsInto, paramEntriesFor } from './param-dicts.js';
 import { cellCache, type CellContext, type NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveModules, moveImportedNames } from './helpers.js';
@@ -896,6 +896,8 @@ const maxFeaturesAuto = rule({
   new: "RandomForestClassifier(max_features='sqrt') / RandomForestRegressor(max_features=1.0)",
   removedIn: '1.3',
   errors: [invalidParam('max_features')],
+  // The rejected grid is often bound in an earlier cell than the search that fails on it (dictFlowsInto).
+  errorScope: 'notebook',
   link: WN('1.1', '#sklearn-ensemble'),
   message: "max_features='auto' was removed in scikit-learn 1.3: it meant 'sqrt' for classifiers and all features (1.0) for regressors",
   fixtures: [{
@@ -950,10 +952,12 @@ const maxFeaturesAuto = rule({
     });
     // Else the estimator the run's error names, for the dicts of the cell that failed.
     const rt = ctx.nb.info.runtime;
-    const named = rt && rt.failingCell === ctx.index ? /The 'max_features' parameter of (\w+) must be/.exec(rt.evalue)?.[1] : undefined;
-    const cellKind = kind ?? (named && MAX_FEATURES_CLASSIFIERS.includes(named) ? 'classifier' : named && MAX_FEATURES_REGRESSORS.includes(named) ? 'regressor' : undefined);
+    const named = rt ? /The 'max_features' parameter of (\w+) must be/.exec(rt.evalue)?.[1] : undefined;
+    const namedKind = named && MAX_FEATURES_CLASSIFIERS.includes(named) ? 'classifier' : named && MAX_FEATURES_REGRESSORS.includes(named) ? 'regressor' : undefined;
     const done = new Set<number>();
     for (const entry of paramEntriesFor(ctx, 'max_features')) {
+      // The failing cell's own dicts, or a dict bound by name here and used there (a grid the search got).
+      const cellKind = kind ?? (namedKind && rt && dictFlowsInto(ctx, entry, rt.failingCell) ? namedKind : undefined);
       for (const { node } of stringLiteralIn(entry.value, { auto: 'auto' })) {
         if (done.has(node.startIndex)) continue;
         done.add(node.startIndex);

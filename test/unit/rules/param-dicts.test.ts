@@ -47,3 +47,23 @@ test('dict() of a notebook that rebinds `dict` is not a parameter dict', async (
   const { out } = await fixSource(src, opts);
   assert.equal(out, src);
 });
+
+test("a runtime error naming the estimator speaks for a grid bound by name in an earlier cell and used in the failing one", async () => {
+  const { fixNotebook } = await import('../../../src/fixers/rules/index.js');
+  const { notebookOf } = await import('./support.js');
+  const { sourceText } = await import('../../../src/core/notebook.js');
+  const nb = notebookOf([
+    'from sklearn.ensemble import RandomForestRegressor, RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV\nclf = RandomForestClassifier()',
+    "features = ['auto', 'sqrt']\ngrid = {'max_features': features}\nother = {'max_features': ['auto']}",
+    'search = GridSearchCV(RandomForestRegressor(), grid).fit(X, y)',
+  ]);
+  const evalue = "The 'max_features' parameter of RandomForestRegressor must be an int in the range [1, inf), a float in the range (0.0, 1.0], a str among {'sqrt', 'log2'} or None. Got 'auto' instead.";
+  const runtime = { failingCell: 2, ename: 'InvalidParameterError', evalue, traceback: [], frames: [], types: {} };
+  const res = await fixNotebook(nb, { ruleIds: ['sklearn-max-features-auto'], includeErrorTriggered: true, runtime });
+  const cell1 = sourceText(res.notebook.cells[1].source);
+  assert.match(cell1, /features = \[1\.0, 'sqrt'\]/);
+  assert.match(cell1, /other = \{'max_features': \['auto'\]\}/, 'a dict the failing cell does not use is not the rejected grid');
+  // Without the runtime error both kinds are named: nothing says which 'auto' meant.
+  const stat = await fixNotebook(nb, { ruleIds: ['sklearn-max-features-auto'] });
+  assert.equal(sourceText(stat.notebook.cells[1].source), sourceText(nb.cells[1].source));
+});
