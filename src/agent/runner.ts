@@ -40,7 +40,7 @@ export class Runner {
       onExec: (event) => this.emit({ type: 'exec', event }),
     });
     // A fit error a search scored NaN is this cell's error when a rule knows it (swallowed-failures.ts).
-    const state = this.original ? surfaceSwallowed(ran, this.original) : ran;
+    const state = this.original ? await surfaceSwallowed(ran, this.original, this.bench.work) : ran;
     this.emit({ type: 'execution', mode, fromCell, status: state.status, cells: executedCells(state.ran) });
     return state;
   }

@@ -7,15 +7,15 @@
  * search quietly picks another candidate and the notebook drifts with nothing to repair.
  *
  * The kernel's probe records these errors per cell (executor/kernel-probe.ts), warning silenced or
- * not. A cell whose search swallowed an error that a rule's error signature knows is given that
- * error, so the loop repairs it like any other (and a trial that leaves it is ranked as failing).
- * Left alone: a cell the author's run also showed failing fits in (FitFailedWarning or "fits failed"
- * in its stored outputs: a later author had the same NaNs), and errors no rule knows (the search's
- * result may still match the record; the oracle says so).
+ * not. A cell whose search swallowed an error that a rule knows and finds code to rewrite for is
+ * given that error, so the loop repairs it like any other (and a trial that leaves it is ranked as
+ * failing). Left alone: a cell the author's run also showed failing fits in (FitFailedWarning or
+ * "fits failed" in its stored outputs: a later author had the same NaNs), and errors no rule can act
+ * on (the search's result may still match the record; the oracle says so).
  */
 import type { Notebook } from '../core/notebook.js';
 import type { CellError, CellRecord } from '../core/run-result.js';
-import { rulesMatchingError } from '../fixers/rules/index.js';
+import { rulesForError, rulesMatchingError } from '../fixers/rules/index.js';
 import type { RunState } from './environment.js';
 
 /** 'sklearn.utils._param_validation.InvalidParameterError: The ...' -> its class and message. */
@@ -47,17 +47,29 @@ export function swallowedError(cell: CellRecord, original: Notebook): CellError 
   return undefined;
 }
 
-/** The run with each such cell failed on its swallowed error (the records, not the outputs, change). */
-export function surfaceSwallowed(state: RunState, original: Notebook): RunState {
-  let changed = false;
-  const mark = (c: CellRecord): CellRecord => {
+/**
+ * Whether the rules that know the error find something to rewrite for it: a swallowed error only
+ * becomes the cell's error when a rule can act on it. Otherwise the run stays as it was and the
+ * oracle judges it (the search may still have found the author's result).
+ */
+export async function rulesCanRepair(work: Notebook, cell: number, error: CellError): Promise<boolean> {
+  const known = new Set(rulesMatchingError(error).map((r) => r.id));
+  const runtime = { failingCell: cell, ename: error.ename, evalue: error.evalue, traceback: error.traceback, frames: [], types: {} };
+  const patches = await rulesForError(work, cell, error, { runtime });
+  return patches.some((p) => p.source.kind === 'rule' && p.source.ruleIds.some((id) => known.has(id)));
+}
+
+/**
+ * The run with each cell whose search swallowed an error a rule can repair failed on that error (the
+ * records change, not the outputs). `work` is the code that ran.
+ */
+export async function surfaceSwallowed(state: RunState, original: Notebook, work: Notebook): Promise<RunState> {
+  const failed = new Map<number, CellError>();
+  for (const c of state.cells) {
     const error = swallowedError(c, original);
-    if (!error) return c;
-    changed = true;
-    return { ...c, status: 'error', error };
-  };
-  const cells = state.cells.map(mark);
-  if (!changed) return state;
-  const byIndex = new Map(cells.map((c) => [c.index, c]));
-  return { ...state, cells, ran: state.ran.map((c) => byIndex.get(c.index) ?? c), status: state.status === 'ok' ? 'error' : state.status };
+    if (error && (await rulesCanRepair(work, c.index, error))) failed.set(c.index, error);
+  }
+  if (!failed.size) return state;
+  const mark = (c: CellRecord): CellRecord => (failed.has(c.index) ? { ...c, status: 'error', error: failed.get(c.index)! } : c);
+  return { ...state, cells: state.cells.map(mark), ran: state.ran.map(mark), status: state.status === 'ok' ? 'error' : state.status };
 }

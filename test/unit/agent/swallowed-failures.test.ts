@@ -37,15 +37,23 @@ describe('swallowed fit errors', () => {
     assert.equal(swallowedError(rec({ swallowed: [{ error: AUTO, fits: 3, of: 6 }], expectedError: { ename: 'X', reason: 'r' } }), original), undefined);
   });
 
-  it('surfaceSwallowed marks the records (cells and ran alike) and the run as failed; nothing swallowed, the state is returned as is', () => {
+  it('surfaceSwallowed marks the records (cells and ran alike) and the run as failed when a rule finds the code to rewrite', async () => {
+    const work = notebookOf([
+      'from sklearn.ensemble import RandomForestRegressor, RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV',
+      "search = GridSearchCV(RandomForestRegressor(), {'max_features': ['auto', 'sqrt']}).fit(X, y)",
+      'RandomForestClassifier()',
+    ]);
     const cells = [rec({ index: 0, codeIndex: 0 }), rec({ swallowed: [{ error: AUTO, fits: 3, of: 6 }] }), rec({ index: 2, codeIndex: 2 })];
     const state = { notebook: original, cells, ran: cells.slice(1), status: 'ok', complete: true, fresh: true } as RunState;
-    const out = surfaceSwallowed(state, original);
+    const out = await surfaceSwallowed(state, original, work);
     assert.equal(out.status, 'error');
     assert.equal(out.cells[1].status, 'error');
     assert.equal(out.ran[0].error?.ename, 'InvalidParameterError');
     assert.equal(out.cells[2].status, 'ok');
+    // The same error where no rule finds the grid (built by a function): the run is left to the oracle.
+    const opaque = notebookOf(['from sklearn.ensemble import RandomForestRegressor, RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV', 'search = GridSearchCV(RandomForestRegressor(), make_grid()).fit(X, y)', '']);
+    assert.equal(await surfaceSwallowed(state, original, opaque), state);
     const clean = { ...state, cells: [rec()], ran: [rec()] } as RunState;
-    assert.equal(surfaceSwallowed(clean, original), clean);
+    assert.equal(await surfaceSwallowed(clean, original, work), clean);
   });
 });
