@@ -70,7 +70,16 @@ async function benchOne(c: CorpusNotebook): Promise<void> {
   rows.push(row);
   const r = row.incremental;
   r.finalError = finalErrorClass(r.verdict, r.stopReason, row.incremental?.reason ?? '');
+  keepRow(row);
   console.log(`${c.fold.padEnd(9)} ${c.name.slice(0, 56).padEnd(56)} ${r.verdict.padEnd(15)} ${r.stopReason.padEnd(17)} fixes ${String(r.fixes).padStart(2)}  cells ${String(r.cellExecutions).padStart(3)}${row.full ? ` (full ${String(row.full.cellExecutions).padStart(3)})` : ''}  ${(r.wallMs / 1000).toFixed(1)} s  ${r.verdict === 'reproduced' ? '' : r.reason}`);
+}
+
+/**
+ * Each row as it is done, one JSON line in FILE.rows.jsonl beside --json FILE: a run stopped early
+ * (they take hours at the product's budget) still has its rows, and --skip can resume it.
+ */
+function keepRow(row: unknown): void {
+  if (values.json) fs.appendFileSync(`${values.json}.rows.jsonl`, `${JSON.stringify(row)}\n`);
 }
 
 /** The exception class that ended a notebook (or the pseudo-class of a non-error end). */
@@ -90,7 +99,9 @@ await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, async
       await benchOne(c);
     } catch (err) {
       // A notebook the tool cannot evaluate is a row, not the end of the bench.
-      rows.push({ notebook: c.name, fold: c.fold, repo: c.repo, incremental: { verdict: 'failed', stopReason: 'bench-error', reason: String(err).slice(0, 240), finalError: 'bench-error', fixes: 0, cellExecutions: 0, wallMs: 0 } });
+      const row = { notebook: c.name, fold: c.fold, repo: c.repo, incremental: { verdict: 'failed', stopReason: 'bench-error', reason: String(err).slice(0, 240), finalError: 'bench-error', fixes: 0, cellExecutions: 0, wallMs: 0 } };
+      rows.push(row);
+      keepRow(row);
       console.log(`${c.fold.padEnd(9)} ${c.name.slice(0, 56).padEnd(56)} failed: ${String(err).slice(0, 200)}`);
     }
   }
