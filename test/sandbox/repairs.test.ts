@@ -383,6 +383,17 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.equal(searchCell.error?.ename, 'InvalidParameterError');
   });
 
+  it("an l1 grid over a LogisticRegression built in an earlier cell: lbfgs (the default since 0.22) fails the l1 fits, the search scores them NaN; the estimator gets back the author's liblinear", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import warnings\nwarnings.filterwarnings('ignore')\nfrom sklearn.datasets import load_iris\nfrom sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import GridSearchCV\nX, y = load_iris(return_X_y=True)",
+      'lr = LogisticRegression()',
+      "search = GridSearchCV(lr, {'penalty': ['l1', 'l2'], 'C': [0.05]}, cv=3).fit(X, y)\nprint(search.best_params_['penalty'], round(search.best_score_, 3))",
+    ]), { 2: 'l2 0.74\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'sklearn-logistic-l1-solver' && f.cells.includes(1)), JSON.stringify(report.fixes.map((f) => [f.source, f.cells])));
+  });
+
   it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
     // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
     // and stop when the cell is still over (no other runtime rule exists).

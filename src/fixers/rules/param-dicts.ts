@@ -80,17 +80,28 @@ export function literalBehind(ctx: CellContext, value: SyntaxNode): SyntaxNode {
 }
 
 /**
- * Whether the entry's dict reaches cell `cell` by name: the dict (display or dict()) is bound by
- * `name = ...` and `cell` mentions that name. A runtime error raised in `cell` by the search that
- * used the grid then speaks for the grid's values (it names the estimator that rejected them).
+ * Whether a value reaches cell `cell` by name: the statement holding `node` binds it with
+ * `name = ...` (the value itself, or a call or list around it: `pipe = Pipeline([('lr', LR())])`)
+ * and `cell`, later, mentions that name; or `node` is in `cell` itself. A runtime error raised in
+ * `cell` by the search or fit that used the value then speaks for it (it names the estimator, the
+ * parameter, the value it rejected).
  */
-export function dictFlowsInto(ctx: CellContext, entry: ParamEntry, cell: number): boolean {
+export function flowsInto(ctx: CellContext, node: SyntaxNode, cell: number): boolean {
   if (cell === ctx.index) return true;
-  let dict = entry.node.parent;
-  if (dict?.type === 'argument_list') dict = dict.parent;
-  const assign = dict?.parent;
+  if (cell < ctx.index) return false;
+  let assign: SyntaxNode | null = node.parent;
+  while (assign && assign.type !== 'assignment' && !STATEMENT_BOUNDARY.has(assign.type)) assign = assign.parent;
   const left = assign?.type === 'assignment' ? assign.childForFieldName('left') : undefined;
-  if (left?.type !== 'identifier' || cell < ctx.index) return false;
+  if (left?.type !== 'identifier') return false;
   const target = ctx.nb.cells.find((c) => c.index === cell);
   return !!target && cellCache(target).mayHaveIdentifier(left.text) && (cellCache(target).identifiers().get(left.text)?.length ?? 0) > 0;
+}
+
+const STATEMENT_BOUNDARY = new Set(['module', 'block', 'expression_statement', 'function_definition', 'class_definition', 'lambda']);
+
+/** Whether the entry's dict reaches cell `cell` by name (flowsInto of the dict display or dict() call). */
+export function dictFlowsInto(ctx: CellContext, entry: ParamEntry, cell: number): boolean {
+  // The pair's dictionary, or the keyword's dict() call.
+  const dict = entry.node.parent?.type === 'argument_list' ? entry.node.parent.parent : entry.node.parent;
+  return !!dict && flowsInto(ctx, dict, cell);
 }

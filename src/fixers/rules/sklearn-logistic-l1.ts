@@ -11,24 +11,27 @@
  * the solver itself is the author's choice and is left alone).
  */
 import type { SyntaxNode } from '../python/parser.js';
+import type { CellContext } from './context.js';
+import { flowsInto, paramEntries } from './param-dicts.js';
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
-import { addArgument, kwValue, stringValue } from './tree.js';
+import { addArgument, kwValue } from './tree.js';
 import { isParamKey, sklearnCalls, stringLiterals } from './sklearn.js';
 
 const values = (node: SyntaxNode | null | undefined) => stringLiterals(node).map((l) => l.value);
 
-/** Dicts of this cell that grid a penalty including 'l1' and do not set the solver themselves. */
-function l1Grids(pairs: readonly SyntaxNode[]): boolean {
-  for (const pair of pairs) {
-    if (!isParamKey(stringValue(pair.childForFieldName('key')), 'penalty')) continue;
-    if (!values(pair.childForFieldName('value')).includes('l1')) continue;
-    const dict = pair.parent;
-    const setsSolver = dict?.namedChildren.some((p) => p?.type === 'pair' && isParamKey(stringValue(p.childForFieldName('key')), 'solver'));
+/** Parameter dicts of this cell (any spelling) that grid a penalty including 'l1' and do not set the solver themselves. */
+function l1Grids(ctx: CellContext): boolean {
+  const entries = paramEntries(ctx);
+  for (const e of entries) {
+    if (!isParamKey(e.key, 'penalty') || !values(e.value).includes('l1')) continue;
+    const setsSolver = entries.some((o) => o.node.parent === e.node.parent && isParamKey(o.key, 'solver'));
     if (!setsSolver) return true;
   }
   return false;
 }
+
+const L1_ON_LBFGS = /Solver lbfgs supports only '?l2'? or (None|'none') penalties, got l1 penalty/;
 
 export const sklearnLogisticL1: Rule = rule({
   id: 'sklearn-logistic-l1-solver',
@@ -38,7 +41,9 @@ export const sklearnLogisticL1: Rule = rule({
   old: "LogisticRegression(penalty='l1')",
   new: "LogisticRegression(penalty='l1', solver='liblinear')",
   removedIn: '0.22',
-  errors: [err('ValueError', /Solver lbfgs supports only '?l2'? or (None|'none') penalties, got l1 penalty/)],
+  errors: [err('ValueError', L1_ON_LBFGS)],
+  // The estimator is often built in one cell and searched over an l1 grid in another (flowsInto).
+  errorScope: 'notebook',
   link: 'https://scikit-learn.org/stable/whats_new/v0.22.html#sklearn-linear-model',
   message: "LogisticRegression's default solver changed from liblinear to lbfgs in scikit-learn 0.22, and lbfgs has no L1 penalty: name the solver the notebook ran with, solver='liblinear'",
   fixtures: [{
@@ -55,10 +60,14 @@ export const sklearnLogisticL1: Rule = rule({
   }],
   *find(ctx) {
     let grids: boolean | undefined;
+    // The run's error (raised, or swallowed by a search) says an l1 penalty met lbfgs in that cell:
+    // the estimators that reach it are the ones to give back their old solver.
+    const rt = ctx.nb.info.runtime;
+    const failing = rt && L1_ON_LBFGS.test(rt.evalue) ? rt.failingCell : undefined;
     for (const { call, args } of sklearnCalls(ctx, ['LogisticRegression'])) {
       if (args.splat || args.keywords.has('solver')) continue;
       const penalty = args.keywords.get('penalty');
-      const l1 = penalty ? values(kwValue(penalty)).includes('l1') : (grids ??= l1Grids(ctx.nodes('pair')));
+      const l1 = penalty ? values(kwValue(penalty)).includes('l1') : (grids ??= l1Grids(ctx)) || (failing !== undefined && flowsInto(ctx, call, failing));
       if (l1) yield { node: call, edits: [addArgument(args, "solver='liblinear'")] };
     }
   },

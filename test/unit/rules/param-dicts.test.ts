@@ -67,3 +67,25 @@ test("a runtime error naming the estimator speaks for a grid bound by name in an
   const stat = await fixNotebook(nb, { ruleIds: ['sklearn-max-features-auto'] });
   assert.equal(sourceText(stat.notebook.cells[1].source), sourceText(nb.cells[1].source));
 });
+
+test('LogisticRegression built in one cell, searched over an l1 grid in another: the run\'s error gives it back its old solver; a grid bound by name in its own cell is read statically', async () => {
+  const { fixNotebook } = await import('../../../src/fixers/rules/index.js');
+  const { notebookOf } = await import('./support.js');
+  const { sourceText } = await import('../../../src/core/notebook.js');
+  const nb = notebookOf([
+    'from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import GridSearchCV',
+    'lr = LogisticRegression(C=1.0)\nother = LogisticRegression()',
+    "grid = {'penalty': ['l1', 'l2']}\nsearch = GridSearchCV(lr, grid).fit(X, y)",
+  ]);
+  const ids = ['sklearn-logistic-l1-solver'];
+  const stat = await fixNotebook(nb, { ruleIds: ids });
+  assert.equal(sourceText(stat.notebook.cells[1].source), 'lr = LogisticRegression(C=1.0)\nother = LogisticRegression()', 'the grid is in another cell: static reading cannot tell');
+  const evalue = "Solver lbfgs supports only 'l2' or None penalties, got l1 penalty.";
+  const runtime = { failingCell: 2, ename: 'ValueError', evalue, traceback: [], frames: [], types: {} };
+  const res = await fixNotebook(nb, { ruleIds: ids, includeErrorTriggered: true, runtime });
+  assert.equal(sourceText(res.notebook.cells[1].source), "lr = LogisticRegression(C=1.0, solver='liblinear')\nother = LogisticRegression()", 'only the estimator that reaches the failing cell');
+  const sameCell = await fixNotebook(notebookOf([
+    'from sklearn.linear_model import LogisticRegression\npenalties = ["l1", "l2"]\ngrid = dict(penalty=penalties, C=[1.0])\nGridSearchCV(LogisticRegression(), grid)',
+  ]), { ruleIds: ids });
+  assert.match(sourceText(sameCell.notebook.cells[0].source), /LogisticRegression\(solver='liblinear'\)/);
+});
