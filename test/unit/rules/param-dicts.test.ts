@@ -4,7 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixSource } from './support.js';
+import { fixSource, notebookOf } from './support.js';
+import { fixNotebook } from '../../../src/fixers/rules/index.js';
+import { sourceText } from '../../../src/core/notebook.js';
 
 const opts = { ruleIds: ['sklearn-criterion-mse-mae'] };
 const head = 'from sklearn.ensemble import RandomForestRegressor\nfrom sklearn.model_selection import GridSearchCV\n';
@@ -49,9 +51,6 @@ test('dict() of a notebook that rebinds `dict` is not a parameter dict', async (
 });
 
 test("a runtime error naming the estimator speaks for a grid bound by name in an earlier cell and used in the failing one", async () => {
-  const { fixNotebook } = await import('../../../src/fixers/rules/index.js');
-  const { notebookOf } = await import('./support.js');
-  const { sourceText } = await import('../../../src/core/notebook.js');
   const nb = notebookOf([
     'from sklearn.ensemble import RandomForestRegressor, RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV\nclf = RandomForestClassifier()',
     "features = ['auto', 'sqrt']\ngrid = {'max_features': features}\nother = {'max_features': ['auto']}",
@@ -69,9 +68,6 @@ test("a runtime error naming the estimator speaks for a grid bound by name in an
 });
 
 test('LogisticRegression built in one cell, searched over an l1 grid in another: the run\'s error gives it back its old solver; a grid bound by name in its own cell is read statically', async () => {
-  const { fixNotebook } = await import('../../../src/fixers/rules/index.js');
-  const { notebookOf } = await import('./support.js');
-  const { sourceText } = await import('../../../src/core/notebook.js');
   const nb = notebookOf([
     'from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import GridSearchCV',
     'lr = LogisticRegression(C=1.0)\nother = LogisticRegression()',
