@@ -45,7 +45,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         // First the old defaults the era makes certain, in the cells up to the slow one: they are what
         // the author ran, and the defaults that grew since (forests 10 -> 100 trees, cv 3 -> 5 folds)
         // are often what made the cell slow or too big for memory.
-        const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), diagnosis.cell);
+        const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), diagnosis.cell, 'runtime-reduction', p.runOrder);
         if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
         // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all
         // cores, unless the sandbox gives the notebook one thread (an audit of as many notebooks at
@@ -64,7 +64,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       // The old defaults the era makes certain, in the cells up to the drifted one, all in one step:
       // a pin in a later cell cannot move this value (each one tried alone cost a whole run, twice
       // with the re-run that tells drift from chance, and changed nothing).
-      const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), target, 'score-calibration');
+      const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), target, 'score-calibration', p.runOrder);
       if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
       const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
       const pins = pinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), target);
@@ -93,8 +93,10 @@ export function growthPinCandidates(pins: readonly Patch[], cell: number): Candi
  * The era-certain pins of the cells up to `cell` (the slow or the drifted one), as one patch (or
  * none): a pin in a later cell can neither slow nor move that cell.
  */
-export function eraPins(pins: readonly Patch[], cell: number, fixType: 'runtime-reduction' | 'score-calibration' = 'runtime-reduction'): Patch | undefined {
-  const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => e.cell <= cell));
+export function eraPins(pins: readonly Patch[], cell: number, fixType: 'runtime-reduction' | 'score-calibration' = 'runtime-reduction', runOrder?: readonly number[]): Patch | undefined {
+  // "Up to" in the order the cells run: the author's recorded order when the notebook runs in it.
+  const at = (c: number) => (runOrder ? runOrder.indexOf(c) : c);
+  const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => at(e.cell) >= 0 && at(e.cell) <= at(cell)));
   if (!before.length) return undefined;
   return mergePins(before, fixType, (cells, ruleIds) => `the old defaults the notebook's era ran with (${ruleIds.join(', ')}) in cells ${[...new Set(cells)].join(', ')}`);
 }

@@ -48,3 +48,12 @@ describe('drift: the era-certain pins up to the drifted cell', () => {
     assert.notEqual(p?.kind, 'patch');
   });
 });
+
+describe('drift pins in the author\'s run order', () => {
+  it('"up to the drifted cell" follows the order the cells run in, not their positions', async () => {
+    // The notebook runs cell 4 before cell 3 (the author's recorded order): cell 4's pin can move cell 3.
+    const p = await ruleFixer({ original: nb, dataFiles: [], era }).propose({ ...drift(nb, 3), runOrder: [0, 1, 2, 4, 3] });
+    const cells = p?.kind === 'patch' ? p.patch.edits.map((e) => e.cell) : [];
+    assert.deepEqual(cells, [1, 2, 4]);
+  });
+});
