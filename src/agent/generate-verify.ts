@@ -168,9 +168,11 @@ export function distinctCandidates(cands: readonly Candidate[], isNew: (c: Candi
  * at or before it can have produced the value; the nearest first (the model or call printed just
  * above is the likeliest cause), then all of them together when there are several.
  */
-export function pinCandidates(pins: readonly Patch[], target: number): Candidate[] {
-  const cellOf = (p: Patch) => Math.max(...p.edits.map((e) => e.cell));
-  const before = pins.filter((p) => p.edits.length > 0 && cellOf(p) <= target).sort((a, b) => cellOf(b) - cellOf(a));
+export function pinCandidates(pins: readonly Patch[], target: number, runOrder?: readonly number[]): Candidate[] {
+  // Positions in the order the cells run (the author's recorded order when the notebook runs in it).
+  const at = (c: number) => (runOrder ? runOrder.indexOf(c) : c);
+  const cellOf = (p: Patch) => p.edits.reduce((m, e) => (at(e.cell) > at(m) ? e.cell : m), p.edits[0].cell);
+  const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => at(e.cell) >= 0) && at(cellOf(p)) <= at(target)).sort((a, b) => at(cellOf(b)) - at(cellOf(a)));
   const label = (p: Patch) => `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : p.source.kind} in cell ${cellOf(p)}`;
   const out: Candidate[] = before.map((p) => ({ patch: p, label: label(p) }));
   if (before.length > 1) {

@@ -54,7 +54,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         if (patch && p.isNew({ label: '', patch })) return { kind: 'patch', patch };
         // Last, where the era is unknown: the old defaults whose change multiplied the work, each kept
         // only if the run then gets past the slow cell and no stored value disagrees.
-        const grown = distinctCandidates(growthPinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), diagnosis.cell), p.isNew);
+        const grown = distinctCandidates(growthPinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), diagnosis.cell, p.runOrder), p.isNew);
         if (!grown.length) return undefined;
         const slow = { ename: p.state.cells.find((c) => c.index === diagnosis.cell)?.status ?? 'timeout', evalue: '' };
         return { kind: 'candidates', candidates: grown, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) };
@@ -67,7 +67,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), target, 'score-calibration', p.runOrder);
       if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
       const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
-      const pins = pinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), target);
+      const pins = pinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), target, p.runOrder);
       // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
       const ix = await ixRowPositionDriftPatch(notebook, d.original, target);
       const candidates = distinctCandidates([...pins, ...(ix ? [ix] : [])], p.isNew);
@@ -84,9 +84,9 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
 export const COST_GROWTH_PINS: ReadonlySet<string> = new Set(['sklearn-pin-forest-n-estimators', 'sklearn-pin-cv-3-folds']);
 
 /** Candidates (nearest cell first, then all together) from the pins that shrink work, up to the slow `cell`. */
-export function growthPinCandidates(pins: readonly Patch[], cell: number): Candidate[] {
+export function growthPinCandidates(pins: readonly Patch[], cell: number, runOrder?: readonly number[]): Candidate[] {
   const grown = pins.filter((p) => p.source.kind === 'rule' && p.source.ruleIds.some((id) => COST_GROWTH_PINS.has(id)));
-  return pinCandidates(grown, cell).map((c) => ({ ...c, patch: { ...c.patch, fixType: 'runtime-reduction' } }));
+  return pinCandidates(grown, cell, runOrder).map((c) => ({ ...c, patch: { ...c.patch, fixType: 'runtime-reduction' } }));
 }
 
 /**

@@ -28,6 +28,11 @@ describe('pinCandidates (verified pins for a drift)', () => {
     assert.equal(pinCandidates([pin(3, 'a')], 3).length, 1);
     assert.equal(pinCandidates([pin(4, 'a')], 3).length, 0);
   });
+
+  it("in the author's run order, a later-placed cell that runs first is before the target, nearest in run order first", () => {
+    const c = pinCandidates([pin(2, 'a'), pin(9, 'b'), pin(7, 'c')], 6, [0, 1, 2, 9, 3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(c.map((x) => x.label), ['b in cell 9', 'a in cell 2', 'all pins (cells 2, 9)']);
+  });
 });
 
 describe('rankDriftTrial', () => {
