@@ -169,8 +169,7 @@ export function distinctCandidates(cands: readonly Candidate[], isNew: (c: Candi
  * above is the likeliest cause), then all of them together when there are several.
  */
 export function pinCandidates(pins: readonly Patch[], target: number, runOrder?: readonly number[]): Candidate[] {
-  // Positions in the order the cells run (the author's recorded order when the notebook runs in it).
-  const at = (c: number) => (runOrder ? runOrder.indexOf(c) : c);
+  const at = runPosition(runOrder);
   const cellOf = (p: Patch) => p.edits.reduce((m, e) => (at(e.cell) > at(m) ? e.cell : m), p.edits[0].cell);
   const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => at(e.cell) >= 0) && at(cellOf(p)) <= at(target)).sort((a, b) => at(cellOf(b)) - at(cellOf(a)));
   const label = (p: Patch) => `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : p.source.kind} in cell ${cellOf(p)}`;
@@ -180,6 +179,14 @@ export function pinCandidates(pins: readonly Patch[], target: number, runOrder?:
     out.push({ patch, label: `all pins (cells ${patch.edits.map((e) => e.cell).join(', ')})` });
   }
   return out;
+}
+
+/**
+ * A cell's place in the order the cells run: the author's recorded order when the notebook runs in
+ * it (-1 for a cell that order leaves out), else its position.
+ */
+export function runPosition(runOrder?: readonly number[]): (cell: number) => number {
+  return (cell) => (runOrder ? runOrder.indexOf(cell) : cell);
 }
 
 /** Pin patches (one per cell) as one patch: their edits in cell order, their rules once each. */

@@ -11,7 +11,7 @@ import type { Patch } from '../core/patch.js';
 import type { SymbolIndex } from '../core/symbol-index.js';
 import { pinDefaults } from '../fixers/rules/index.js';
 import type { EraHint } from '../fixers/rules/types.js';
-import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial } from './generate-verify.js';
+import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial, runPosition } from './generate-verify.js';
 import { repairCandidates } from './repair-candidates.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
@@ -94,8 +94,7 @@ export function growthPinCandidates(pins: readonly Patch[], cell: number, runOrd
  * none): a pin in a later cell can neither slow nor move that cell.
  */
 export function eraPins(pins: readonly Patch[], cell: number, fixType: 'runtime-reduction' | 'score-calibration' = 'runtime-reduction', runOrder?: readonly number[]): Patch | undefined {
-  // "Up to" in the order the cells run: the author's recorded order when the notebook runs in it.
-  const at = (c: number) => (runOrder ? runOrder.indexOf(c) : c);
+  const at = runPosition(runOrder);
   const before = pins.filter((p) => p.edits.length > 0 && p.edits.every((e) => at(e.cell) >= 0 && at(e.cell) <= at(cell)));
   if (!before.length) return undefined;
   return mergePins(before, fixType, (cells, ruleIds) => `the old defaults the notebook's era ran with (${ruleIds.join(', ')}) in cells ${[...new Set(cells)].join(', ')}`);

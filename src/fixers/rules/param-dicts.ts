@@ -16,7 +16,7 @@
  * the dict held.
  */
 import type { SyntaxNode } from '../python/parser.js';
-import { cellCache, type CellContext } from './context.js';
+import type { CellContext } from './context.js';
 import { stringValue } from './tree.js';
 
 export interface ParamEntry {
@@ -54,9 +54,18 @@ export function paramEntries(ctx: CellContext): ParamEntry[] {
   });
 }
 
-/** Entries whose key names `param`, directly or through a pipeline step (`clf__param`). */
+/** A param-grid key naming `param`, directly or through a pipeline step (`clf__param`). */
+export function isParamKey(key: string | undefined, param: string): boolean {
+  return !!key && (key === param || key.endsWith(`__${param}`));
+}
+
+/**
+ * Entries whose key names `param`, each value once: a list two keys share (`{'a__p': ps, 'b__p': ps}`,
+ * one name bound to it) is one value to rewrite, not two overlapping edits.
+ */
 export function paramEntriesFor(ctx: CellContext, param: string): ParamEntry[] {
-  return paramEntries(ctx).filter((e) => e.key === param || e.key.endsWith(`__${param}`));
+  const seen = new Set<number>();
+  return paramEntries(ctx).filter((e) => isParamKey(e.key, param) && !seen.has(e.value.startIndex) && seen.add(e.value.startIndex));
 }
 
 /**
@@ -93,8 +102,7 @@ export function flowsInto(ctx: CellContext, node: SyntaxNode, cell: number): boo
   while (assign && assign.type !== 'assignment' && !STATEMENT_BOUNDARY.has(assign.type)) assign = assign.parent;
   const left = assign?.type === 'assignment' ? assign.childForFieldName('left') : undefined;
   if (left?.type !== 'identifier') return false;
-  const target = ctx.nb.cells.find((c) => c.index === cell);
-  return !!target && cellCache(target).mayHaveIdentifier(left.text) && (cellCache(target).identifiers().get(left.text)?.length ?? 0) > 0;
+  return ctx.nb.identifiers(left.text).some((i) => i.cell === cell);
 }
 
 const STATEMENT_BOUNDARY = new Set(['module', 'block', 'expression_statement', 'function_definition', 'class_definition', 'lambda']);

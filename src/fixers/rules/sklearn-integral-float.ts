@@ -15,7 +15,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
-import { replaceNode, stringValue } from './tree.js';
+import { replaceNode } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 import { paramEntriesFor } from './param-dicts.js';
 
@@ -96,10 +96,7 @@ export const sklearnIntegralFloat: Rule = rule({
     // Grids only where the traceback is: another cell's grid may be another estimator's, where a float means something else.
     if (!traced) return;
     // A grid in this cell: {'max_depth': [3.0, 5.0]} or {'clf__max_depth': ...}.
-    const done = new Set<number>();
     for (const entry of paramEntriesFor(ctx, param)) {
-      if (done.has(entry.value.startIndex)) continue;
-      done.add(entry.value.startIndex);
       const edits = intEdits(entry.value);
       if (edits.length) yield { node: entry.node, edits };
     }

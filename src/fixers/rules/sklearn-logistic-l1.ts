@@ -12,11 +12,11 @@
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
-import { flowsInto, paramEntries } from './param-dicts.js';
+import { flowsInto, isParamKey, paramEntries } from './param-dicts.js';
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
 import { addArgument, kwValue } from './tree.js';
-import { isParamKey, sklearnCalls, stringLiterals } from './sklearn.js';
+import { sklearnCalls, stringLiterals } from './sklearn.js';
 
 const values = (node: SyntaxNode | null | undefined) => stringLiterals(node).map((l) => l.value);
 

@@ -45,11 +45,6 @@ function stringLiteralIn(node: SyntaxNode | undefined, values: Record<string, st
   return stringLiterals(node).filter(({ value }) => value in values).map(({ node: n, value }) => ({ node: n, to: values[value] }));
 }
 
-/** A param-grid key naming `param`, directly or through a pipeline step (`clf__param`). */
-export function isParamKey(key: string | undefined, param: string): boolean {
-  return !!key && (key === param || key.endsWith(`__${param}`));
-}
-
 /** Rewrite string values of a parameter in estimator calls and in param-grid dicts (`{'criterion': ['mse']}`). */
 function* renameParamValues(ctx: CellContext, classes: string[], param: string, values: Record<string, string>): Generator<RuleMatch> {
   for (const { args } of sklearnCalls(ctx, classes)) {
@@ -57,12 +52,8 @@ function* renameParamValues(ctx: CellContext, classes: string[], param: string, 
       yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
     }
   }
-  // A list two entries share (`{'a__p': ps, 'b__p': ps}`) is rewritten once.
-  const done = new Set<number>();
   for (const entry of paramEntriesFor(ctx, param)) {
     for (const { node, to } of stringLiteralIn(entry.value, values)) {
-      if (done.has(node.startIndex)) continue;
-      done.add(node.startIndex);
       yield { node, edits: [replaceNode(node, `${quoteOf(node)}${to}${quoteOf(node)}`)] };
     }
   }
@@ -954,13 +945,10 @@ const maxFeaturesAuto = rule({
     const rt = ctx.nb.info.runtime;
     const named = rt ? /The 'max_features' parameter of (\w+) must be/.exec(rt.evalue)?.[1] : undefined;
     const namedKind = named && MAX_FEATURES_CLASSIFIERS.includes(named) ? 'classifier' : named && MAX_FEATURES_REGRESSORS.includes(named) ? 'regressor' : undefined;
-    const done = new Set<number>();
     for (const entry of paramEntriesFor(ctx, 'max_features')) {
       // The failing cell's own dicts, or a dict bound by name here and used there (a grid the search got).
       const cellKind = kind ?? (namedKind && rt && dictFlowsInto(ctx, entry, rt.failingCell) ? namedKind : undefined);
       for (const { node } of stringLiteralIn(entry.value, { auto: 'auto' })) {
-        if (done.has(node.startIndex)) continue;
-        done.add(node.startIndex);
         if (cellKind) yield { node, edits: [replaceNode(node, cellKind === 'classifier' ? `${quoteOf(node)}sqrt${quoteOf(node)}` : '1.0')] };
         else yield { node, message: "max_features='auto' in a parameter grid was removed in scikit-learn 1.3: use 'sqrt' for classifiers, 1.0 for regressors" };
       }

@@ -272,12 +272,7 @@ function* findReplaceValue(ctx: CellContext, e: ReplaceValueEntry, widened: bool
     yield* rewrite(kw ? kwValue(kw) : e.position !== undefined && args && !args.listSplat ? args.positional[e.position] : undefined);
   }
   if (!e.inDicts) return;
-  const done = new Set<number>();
-  for (const entry of paramEntriesFor(ctx, e.kwarg)) {
-    if (done.has(entry.value.startIndex)) continue;
-    done.add(entry.value.startIndex);
-    yield* rewrite(entry.value);
-  }
+  for (const entry of paramEntriesFor(ctx, e.kwarg)) yield* rewrite(entry.value);
 }
 
 function* findRenameMethod(ctx: CellContext, e: RenameMethodEntry, widened: boolean): Generator<RuleMatch> {
