@@ -39,19 +39,35 @@ export async function floatIndexPatches(nb: Notebook, failingCell: number, error
   }
 }
 
-/** Expressions on the failing line that must be integers: slice bounds, indices, integer arguments. */
-function indexTargets(cells: ParsedCell[], failingCell: number, frames: readonly RuntimeFrame[]): SyntaxNode[] {
-  const failing = cells.find((c) => c.index === failingCell);
-  if (!failing) return [];
-  const onLine = onFrameLines(frames, failingCell, failing.tree.rootNode);
-  // Expressions that must be integers, on the failing line.
+/** An expression that must be an integer, and the cell that holds it. */
+interface Target { cell: number; node: SyntaxNode }
+
+/**
+ * Expressions on the failing lines that must be integers: slice bounds, indices, integer arguments.
+ * The failing line is the innermost notebook frame's: a function defined in one cell and called from
+ * another fails in the cell that defines it (`x[:-m/10]` inside `def load()` of cell 3, called from
+ * cell 4), so every cell the traceback names is searched on its own frame lines.
+ */
+function indexTargets(cells: ParsedCell[], failingCell: number, frames: readonly RuntimeFrame[]): Target[] {
+  const named = [...new Set(frames.map((f) => f.cell))];
+  const targets: Target[] = [];
+  for (const index of named.length ? named : [failingCell]) {
+    const cell = cells.find((c) => c.index === index);
+    if (cell) targets.push(...lineTargets(cell, frames).map((node) => ({ cell: index, node })));
+  }
+  return targets;
+}
+
+function lineTargets(cell: ParsedCell, frames: readonly RuntimeFrame[]): SyntaxNode[] {
+  const root = cell.tree.rootNode;
+  const onLine = onFrameLines(frames, cell.index, root);
   const targets: SyntaxNode[] = [];
-  for (const s of failing.tree.rootNode.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));
-  for (const sub of failing.tree.rootNode.descendantsOfType('subscript')) {
+  for (const s of root.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));
+  for (const sub of root.descendantsOfType('subscript')) {
     if (!sub || !onLine(sub)) continue;
     for (const k of sub.childrenForFieldName('subscript')) if (k && k.type !== 'slice') targets.push(k);
   }
-  for (const call of failing.tree.rootNode.descendantsOfType('call')) {
+  for (const call of root.descendantsOfType('call')) {
     if (!call || !onLine(call)) continue;
     const fn = call.childForFieldName('function');
     const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
@@ -60,7 +76,7 @@ function indexTargets(cells: ParsedCell[], failingCell: number, frames: readonly
   return targets;
 }
 
-function floorDivisionCandidate(nb: Notebook, cells: ParsedCell[], failingCell: number, targets: SyntaxNode[]): DivisionCandidate[] {
+function floorDivisionCandidate(nb: Notebook, cells: ParsedCell[], failingCell: number, targets: Target[]): DivisionCandidate[] {
   const edits = new Map<number, TextEdit[]>();
   const add = (cell: number, op: SyntaxNode) => {
     const tok = op.child(1);
@@ -68,8 +84,8 @@ function floorDivisionCandidate(nb: Notebook, cells: ParsedCell[], failingCell: 
     addCellEdit(edits, cell, { start: tok.startIndex, end: tok.endIndex, text: '//' });
   };
   const names = new Set<string>();
-  for (const t of targets) {
-    for (const op of [t, ...t.descendantsOfType('binary_operator')]) if (op?.type === 'binary_operator') add(failingCell, op);
+  for (const { cell, node: t } of targets) {
+    for (const op of [t, ...t.descendantsOfType('binary_operator')]) if (op?.type === 'binary_operator') add(cell, op);
     for (const id of [t, ...t.descendantsOfType('identifier')]) if (id?.type === 'identifier') names.add(id.text);
   }
   // The divisions that computed those names (`n = len(x) / 2`), in any cell up to the failing one.
@@ -101,7 +117,7 @@ function floorDivisionCandidate(nb: Notebook, cells: ParsedCell[], failingCell: 
  * line, the bounds that are floats by construction (a `/`, a float literal, `np.floor`/`ceil`/`round`
  * or a name assigned from one) are truncated the same way: `int(...)`.
  */
-function truncationCandidate(nb: Notebook, cells: ParsedCell[], failingCell: number, targets: SyntaxNode[]): DivisionCandidate[] {
+function truncationCandidate(nb: Notebook, cells: ParsedCell[], failingCell: number, targets: Target[]): DivisionCandidate[] {
   const floatNames = new Set<string>();
   for (const c of cells) {
     if (c.index > failingCell) continue;
@@ -112,18 +128,19 @@ function truncationCandidate(nb: Notebook, cells: ParsedCell[], failingCell: num
     }
   }
   const edits = new Map<number, TextEdit[]>();
-  for (const t of targets) {
+  for (const { cell, node: t } of targets) {
     if (!floaty(t, floatNames) || /^int\(/.test(t.text)) continue;
-    addCellEdit(edits, failingCell, { start: t.startIndex, end: t.endIndex, text: `int(${t.text})` });
+    addCellEdit(edits, cell, { start: t.startIndex, end: t.endIndex, text: `int(${t.text})` });
   }
   if (!edits.size) return [];
+  const where = [...edits.keys()].sort((a, b) => a - b).join(', ');
   return [{
-    label: `float index truncated with int() in cell ${failingCell}`,
+    label: `float index truncated with int() in cells ${where}`,
     patch: {
       fixType: 'error-repair',
       source: { kind: 'rule', ruleIds: ['numpy-float-index-at-error'] },
       edits: cellReplacements(nb, edits),
-      summary: `numpy < 1.12 and old pandas truncated a float index or slice bound: int() where the error is (cell ${failingCell})`,
+      summary: `numpy < 1.12 and old pandas truncated a float index or slice bound: int() where the error is (cells ${where})`,
     },
   }];
 }

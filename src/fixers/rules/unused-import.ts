@@ -19,6 +19,10 @@ function missingFromMessage(evalue: string): { module?: string; name?: string } 
   if (mod) return { module: mod[1] };
   const name = /cannot import name '(\w+)'(?: from '([\w.]+)')?/.exec(evalue);
   if (name) return { name: name[1], ...(name[2] ? { module: name[2] } : {}) };
+  // A library's own ImportError for a removed name, raised from the module when the name is looked
+  // up (scikit-learn 1.2+: "`load_boston` has been removed from scikit-learn since version 1.2").
+  const quoted = /`(\w+)`/.exec(evalue);
+  if (quoted) return { name: quoted[1] };
   return undefined;
 }
 
@@ -65,7 +69,7 @@ export const dropUnusedFailingImport: Rule = rule({
   old: 'from pandas import Panel  # never used',
   new: '(removed)',
   trigger: 'error',
-  errors: [err('ImportError', /No module named '[\w.]+'|cannot import name '\w+'/)],
+  errors: [err('ImportError', /No module named '[\w.]+'|cannot import name '\w+'|`\w+`/)],
   link: 'https://docs.python.org/3/reference/import.html',
   message: 'this import fails in the environment and the notebook never uses the name it binds: removed',
   fixtures: [{
@@ -73,6 +77,12 @@ export const dropUnusedFailingImport: Rule = rule({
     after: 'import numpy as np\nfrom pandas import DataFrame\nprint(DataFrame({"a": [1]}).shape, np.zeros(2).shape)',
     expect: '(1, 1) (2,)',
     beforeError: 'ModuleNotFoundError',
+  }, {
+    before: 'from sklearn.datasets import make_classification, load_boston\nX, y = make_classification(n_samples=20, random_state=0)\nprint(X.shape)',
+    after: 'from sklearn.datasets import make_classification\nX, y = make_classification(n_samples=20, random_state=0)\nprint(X.shape)',
+    expect: '(20, 20)',
+    beforeError: 'ImportError',
+    context: { runtime: { ename: 'ImportError', evalue: '\n`load_boston` has been removed from scikit-learn since version 1.2.', lines: [1] } },
   }],
   *find(ctx): Generator<RuleMatch> {
     const rt = ctx.nb.info.runtime;

@@ -25,7 +25,7 @@ describe('floatIndexPatches', () => {
   it("Python 3: a float slice bound is truncated with int() where it is used, as numpy < 1.12 did", async () => {
     const nb = notebookOf(['n = len(rows) * 0.8', 'train = rows[:n]\ntest = rows[n:]\nk = rows[:3]']);
     const cands = await floatIndexPatches(nb, 1, SLICE, [{ cell: 1, line: 1 }]);
-    assert.deepEqual(cands.map((c) => c.label), ['float index truncated with int() in cell 1']);
+    assert.deepEqual(cands.map((c) => c.label), ['float index truncated with int() in cells 1']);
     assert.equal((cands[0]!.patch.edits[0] as any).newSource, 'train = rows[:int(n)]\ntest = rows[n:]\nk = rows[:3]');
   });
   it("pandas' float slice error: the bound written in place; a Python 2 notebook gets '//' first, then int()", async () => {
@@ -34,6 +34,13 @@ describe('floatIndexPatches', () => {
     assert.equal((c!.patch.edits[0] as any).newSource, 'head = df[:int(len(df) * 0.8)]');
     const both = await floatIndexPatches(py2(['half = df[:len(df) / 2]']), 0, err);
     assert.deepEqual(both.map((x) => (x.patch.edits[0] as any).newSource), ['half = df[:len(df) // 2]', 'half = df[:int(len(df) / 2)]']);
+  });
+  it('the failing line inside a function another cell defines: the edit goes where the traceback points, not to the calling cell', async () => {
+    const nb = py2(['def load():\n    m = len(rows)\n    head = rows[:-m/10]\n    return head[:3]', 'x = load()\ny = x[:len(x) / 2]']);
+    const frames = [{ cell: 1, line: 1 }, { cell: 0, line: 3, function: 'load' }];
+    const [floor, trunc] = await floatIndexPatches(nb, 1, SLICE, frames);
+    assert.deepEqual(floor!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:-m//10]\n    return head[:3]']]);
+    assert.deepEqual(trunc!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:int(-m/10)]\n    return head[:3]']]);
   });
   it('nothing for bounds that are not floats by construction, or another error', async () => {
     const nb = notebookOf(['n = len(rows) + 2', 'first = rows[:n]']);
