@@ -164,9 +164,23 @@ function boolsAsNumbers(l: string): string {
   return l.replace(/(?<![\w'"])True(?![\w'"])/g, '1').replace(/(?<![\w'"])False(?![\w'"])/g, '0');
 }
 
+/** The first line of a df.info() report (its class line, or the index line when printed alone). */
+const INFO_START = /^<class 'pandas|^(RangeIndex|Int64Index|Float64Index|DatetimeIndex|Index): \d+ entries/;
+/** The last lines an info() report can have. */
+const INFO_END = /^(dtypes: |memory usage: )/;
+
 function tableBlock(block: string[]): string[] {
-  if (block[0]!.startsWith('<class \'pandas.core.frame.DataFrame\'>') || /^<class 'pandas/.test(block[0]!) || /^(RangeIndex|Int64Index|Index): \d+ entries/.test(block[0]!)) {
-    return []; // df.info(): a description of the data, whose layout changed across pandas versions
+  // df.info(): a description of the data, whose layout changed across pandas versions (pandas 1.0
+  // made it a table with a "#" column and "Non-Null Count"). It may share a block with other
+  // output (a printed path just before it, a print after it): only the report itself is dropped.
+  const info = block.findIndex((l) => INFO_START.test(l));
+  if (info > 0) return [...tableBlock(block.slice(0, info)), ...tableBlock(block.slice(info))];
+  if (info === 0) {
+    let end = block.length - 1;
+    for (let k = block.length - 1; k > 0; k--) if (INFO_END.test(block[k]!)) { end = k; break; }
+    // Only up to the report's footer when it has one; without one, all of the block.
+    const footer = block.slice(1, end + 1).some((l) => INFO_END.test(l));
+    return footer && end + 1 < block.length ? tableBlock(block.slice(end + 1)) : [];
   }
   const isSeries = block.length >= 2 && /^\s*(Name: .*, )?(Length: \d+, )?dtype: \w+\s*$/.test(block[block.length - 1]!);
   if (isSeries) {

@@ -386,8 +386,11 @@ export function findTextTable(lines: string[], maxStarts = 8): { start: number; 
       const { end, ...table } = frame;
       return { start: s, end: s + end, table };
     }
-    const series = parseSeriesRepr(part.join('\n'));
-    if (series) return { start: s, end: lines.length, table: series };
+    // A Series ends at its footer; what follows in the same block (print(s) then print(arr), no
+    // blank line between) is other output.
+    const k = part.findIndex((l) => SERIES_FOOTER.test(l.trim()));
+    const series = k >= 1 ? parseSeriesRepr(part.slice(0, k + 1).join('\n')) : undefined;
+    if (series) return { start: s, end: s + k + 1, table: series };
     const dict = /^\s*\{/.test(part[0]!) ? parseDictRepr(part.join('\n')) : undefined;
     if (dict) return { start: s, end: lines.length, table: dict };
   }

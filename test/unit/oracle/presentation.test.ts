@@ -501,3 +501,58 @@ test("a search's best parameters are a label among tied scores when the cell's s
   const plain = (x: string) => makeNotebook([{ code: 'print(d)\nprint(s)', outputs: [stream(`{'a': ${x}}\n0.5\n`)] }]);
   assert.equal(storedOutputsOracle(plain('30'), plain('40')).matches, false);
 });
+
+// ---------------------------------------------------------------- df.info() and truncated Series sharing a block
+
+const INFO_OLD = [
+  '/home/me/data',
+  "<class 'pandas.core.frame.DataFrame'>",
+  'Int64Index: 891 entries, 0 to 890',
+  'Data columns (total 3 columns):',
+  'PassengerId    891 non-null int64',
+  'Age            714 non-null float64',
+  'Name           891 non-null object',
+  'dtypes: float64(1), int64(1), object(1)',
+  'memory usage: 27.8+ KB',
+  'rows 891',
+].join('\n');
+
+/** pandas 1.0+ (here 2.2): a table with a "#" column, "Non-Null Count", a RangeIndex. */
+const INFO_NEW = [
+  '/home/me/data',
+  "<class 'pandas.core.frame.DataFrame'>",
+  'RangeIndex: 891 entries, 0 to 890',
+  'Data columns (total 3 columns):',
+  ' #   Column       Non-Null Count  Dtype  ',
+  '---  ------       --------------  -----  ',
+  ' 0   PassengerId  891 non-null    int64  ',
+  ' 1   Age          714 non-null    float64',
+  ' 2   Name         891 non-null    object ',
+  'dtypes: float64(1), int64(1), object(1)',
+  'memory usage: 21.0+ KB',
+  'rows 891',
+].join('\n');
+
+test("df.info() after other output in the same block: the report is not compared, what follows it is", () => {
+  assert.deepEqual(nums(INFO_OLD), [[891]]);
+  assert.deepEqual(nums(INFO_NEW), [[891]]);
+  const [o, n] = pair([[stream(INFO_OLD)]], [[stream(INFO_NEW)]]);
+  assert.equal(storedOutputsOracle(o, n).matches, true);
+  const [o2, n2] = pair([[stream(INFO_OLD)]], [[stream(INFO_NEW.replace('rows 891', 'rows 500'))]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+});
+
+/** A Series longer than display.max_rows: pandas < 0.25 showed max_rows/2 rows each side, 0.25+ shows min_rows/2 = 5. */
+const seriesRepr = (each: number, ages: (i: number) => string) => {
+  const idx = [...Array(each).keys(), ...[...Array(each).keys()].map((k) => 100 - each + k)];
+  const rows = idx.map((i) => `${String(i).padEnd(5)} ${ages(i)}`);
+  return [...rows.slice(0, each), '      ...', ...rows.slice(each), 'Name: Age, Length: 100, dtype: float64', '[[22. ]', ' [38. ]]'].join('\n');
+};
+
+test('a truncated Series printed just before an array: compared by row label, whatever rows each pandas showed', () => {
+  const age = (i: number) => (20 + i / 4).toFixed(6);
+  const [o, n] = pair([[stream(seriesRepr(8, age))]], [[stream(seriesRepr(5, age))]]);
+  assert.equal(storedOutputsOracle(o, n).matches, true);
+  const [o2, n2] = pair([[stream(seriesRepr(8, age))]], [[stream(seriesRepr(5, (i) => (i === 97 ? '99.000000' : age(i))))]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+});
