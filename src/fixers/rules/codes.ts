@@ -444,4 +444,5 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',
+  'data-drop-absent-labels': 'DATA003',
 };
