@@ -15,11 +15,16 @@ import { analyzeCell, mentionedNames } from '../../fixers/python/defuse.js';
 export interface OutOfOrder {
   /** This cell's execution count in the original. */
   count: number;
-  /** A later cell that ran before it and binds or mutates a name it reads. */
+  /**
+   * A later cell that ran before it and binds or mutates a name it reads; or, with `earlierRanAfter`,
+   * an earlier cell that last ran after it and changes such a name in place.
+   */
   laterCell: number;
   laterCount: number;
   /** Those names (a few). */
   names: string[];
+  /** The other cell comes first in the notebook but ran after this one (see outOfOrderCells). */
+  earlierRanAfter?: true;
 }
 
 /**
@@ -39,6 +44,24 @@ export function readNames(source: string): Set<string> {
   return mentionedNames(source);
 }
 
+/**
+ * How soon after a cell an earlier one must have run to count as skipped over and returned to. A
+ * cell above re-run much later (a cleaning step run again at the end) most often ran before too, in
+ * the author's first pass: its effect was then already in the stored output, and the cell is judged.
+ */
+const SKIPPED_AND_RETURNED = 3;
+
+/**
+ * Which cells ran out of order. Two shapes:
+ * - a later cell ran before this one (a lower count) and binds or mutates a name it reads: the stored
+ *   output saw that cell's effect, which an in-order run gives only afterwards;
+ * - an earlier cell last ran just after this one (a count at most SKIPPED_AND_RETURNED higher: the
+ *   author skipped it and came back) and changes a name it reads in place
+ *   (mutates it, or rebinds it from itself: `df[c] = enc.transform(df[c])`, `x = x.fillna(0)`): an
+ *   in-order run applies that change first, and the stored output may not have seen it (Tommo565:
+ *   `all_data.head()` shown before the cell above it label-encoded `MSSubClass`). A cell that only
+ *   binds afresh (`train = pd.read_csv(...)`, re-run late) gives the same state either way: not counted.
+ */
 export function outOfOrderCells(nb: Notebook): Map<number, OutOfOrder> {
   const code: Array<{ i: number; count: number; src: string }> = [];
   nb.cells.forEach((c, i) => {
@@ -55,6 +78,17 @@ export function outOfOrderCells(nb: Notebook): Map<number, OutOfOrder> {
     if (!s) { s = new Set([...boundNames(code[k]!.src)].filter((n) => !modules.has(n))); bound.set(k, s); }
     return s;
   };
+  const updated = new Map<number, Set<string>>();
+  const updatedOf = (k: number): Set<string> => {
+    let s = updated.get(k);
+    if (!s) {
+      const du = analyzeCell(code[k]!.src);
+      const own = new Set(du.uses);
+      s = new Set([...du.mutates, ...du.defines.filter((n) => own.has(n))].filter((n) => !modules.has(n)));
+      updated.set(k, s);
+    }
+    return s;
+  };
   const out = new Map<number, OutOfOrder>();
   code.forEach((cell, a) => {
     let reads: Set<string> | undefined;
@@ -65,7 +99,17 @@ export function outOfOrderCells(nb: Notebook): Map<number, OutOfOrder> {
       const names = [...boundOf(b)].filter((n) => reads!.has(n));
       if (names.length) {
         out.set(cell.i, { count: cell.count, laterCell: later.i, laterCount: later.count, names: names.slice(0, 5) });
-        break;
+        return;
+      }
+    }
+    for (let b = a - 1; b >= 0; b--) {
+      const earlier = code[b]!;
+      if (earlier.count <= cell.count || earlier.count - cell.count > SKIPPED_AND_RETURNED) continue;
+      reads ??= readNames(cell.src);
+      const names = [...updatedOf(b)].filter((n) => reads!.has(n));
+      if (names.length) {
+        out.set(cell.i, { count: cell.count, laterCell: earlier.i, laterCount: earlier.count, names: names.slice(0, 5), earlierRanAfter: true });
+        return;
       }
     }
   });

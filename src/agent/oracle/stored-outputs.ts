@@ -60,7 +60,9 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const ooo = late.get(i);
     if (ooo && r.report.verdict !== 'not-compared') {
       r.report.outOfOrder = true;
-      const why = `the original ran this cell after cell ${ooo.laterCell} (execution count ${ooo.count} > ${ooo.laterCount}), which sets ${ooo.names.join(', ')}`;
+      const why = ooo.earlierRanAfter
+        ? `the original ran this cell before cell ${ooo.laterCell} above it (execution count ${ooo.count} < ${ooo.laterCount}), which changes ${ooo.names.join(', ')}`
+        : `the original ran this cell after cell ${ooo.laterCell} (execution count ${ooo.count} > ${ooo.laterCount}), which sets ${ooo.names.join(', ')}`;
       r.report.note = r.report.note ? `${r.report.note}; ${why}` : why;
       for (const x of r.comparisons) x.outOfOrder = true;
     }

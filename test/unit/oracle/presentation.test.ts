@@ -556,3 +556,22 @@ test('a truncated Series printed just before an array: compared by row label, wh
   const [o2, n2] = pair([[stream(seriesRepr(8, age))]], [[stream(seriesRepr(5, (i) => (i === 97 ? '99.000000' : age(i))))]]);
   assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
+
+test('an earlier cell that last ran after this one and changed in place what it reads: out of order; one that only loads afresh: not', () => {
+  const [o, n] = pair([[], [stream('MSSubClass 60\n')], [stream('MSSubClass 60\n')]], [[], [stream('MSSubClass 5\n')], [stream('MSSubClass 5\n')]]);
+  const src = ["for c in cols:\n    all_data[c] = lbl.fit_transform(all_data[c].values)", "print('MSSubClass', all_data.MSSubClass[0])", "print('MSSubClass', all_data.MSSubClass[0])"];
+  src.forEach((s, i) => { o.cells[i]!.source = s; });
+  [136, 135, 137].forEach((c, i) => { (o.cells[i] as CodeCell).execution_count = c; });
+  assert.deepEqual([...outOfOrderCells(o).entries()], [[1, { count: 135, laterCell: 0, laterCount: 136, names: ['all_data'], earlierRanAfter: true }]]);
+  const v = storedOutputsOracle(o, n);
+  assert.match(cellsOf(v).find((c) => c.cell === 1)!.note!, /before cell 0 above it \(execution count 135 < 136\), which changes all_data/);
+  // Cell 2 ran after the encoding and still shows 60: a real difference, judged.
+  assert.deepEqual(v.details.cellsFailing, [2]);
+  // Re-run long after (a cleaning step run again at the end): it most often ran in the first pass too.
+  (o.cells[0] as CodeCell).execution_count = 200;
+  assert.deepEqual([...outOfOrderCells(o).keys()], []);
+  (o.cells[0] as CodeCell).execution_count = 136;
+  // A cell above that binds afresh (the data loaded again, late) leaves the state as it was.
+  o.cells[0]!.source = "all_data = pd.read_csv('train.csv')";
+  assert.deepEqual([...outOfOrderCells(o).keys()], []);
+});
