@@ -16,7 +16,7 @@ import { disposeCells, notebookInfo, parseNotebookCells } from './engine.js';
 import type { ParsedCell, RuntimeFrame } from './context.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
-import { onFrameLines } from './traceback.js';
+import { onFrameLines, statementRows } from './traceback.js';
 
 const FLOAT_INDEX = /slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices|cannot do (slice|positional) indexing on \w+ with these indexers \[[^\]]*\] of type float|Cannot index by location index with a non-integer key/;
 /** Calls whose arguments must be integers. */
@@ -58,17 +58,47 @@ function indexTargets(cells: ParsedCell[], failingCell: number, frames: readonly
   return targets;
 }
 
-function lineTargets(cell: ParsedCell, frames: readonly RuntimeFrame[]): SyntaxNode[] {
+/**
+ * The failing statement, and what follows it in its scope (the rest of its function, or of the cell at
+ * top level): the error shows how the author's Python treated `/`, and the lines after it (`a[:-m/10]`,
+ * then `b[:-m/10]`, `a[-m/10:]`) would fail one at a time with the same message, each fix then looking
+ * like no progress. The lines before it ran without error and are left alone.
+ */
+function scopeTests(cell: ParsedCell, frames: readonly RuntimeFrame[]): { onLine: (n: SyntaxNode) => boolean; after: (n: SyntaxNode) => boolean } {
   const root = cell.tree.rootNode;
   const onLine = onFrameLines(frames, cell.index, root);
+  const spans: Array<[number, number]> = [];
+  // Only the innermost notebook frame's (where the error is); an outer frame's line is a call that
+  // returned nothing yet.
+  const inner = frames[frames.length - 1];
+  for (const f of inner ? [inner] : []) {
+    if (f.cell !== cell.index) continue;
+    const from = statementRows(root, f.line)[0];
+    let to = root.endPosition.row;
+    if (f.function && f.function !== '<module>') {
+      for (const def of root.descendantsOfType('function_definition')) {
+        if (def && def.startPosition.row <= f.line - 1 && def.endPosition.row >= f.line - 1 && def.childForFieldName('name')?.text === f.function) to = Math.min(to, def.endPosition.row);
+      }
+    }
+    spans.push([from, to]);
+  }
+  const after = (n: SyntaxNode) => onLine(n) || spans.some(([a, b]) => n.startPosition.row >= a && n.endPosition.row <= b);
+  return { onLine, after };
+}
+
+function lineTargets(cell: ParsedCell, frames: readonly RuntimeFrame[]): SyntaxNode[] {
+  const root = cell.tree.rootNode;
+  const { onLine, after } = scopeTests(cell, frames);
   const targets: SyntaxNode[] = [];
-  for (const s of root.descendantsOfType('slice')) if (s && onLine(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));
+  // Slice bounds and integer arguments are integers wherever they are; a subscript's key only where
+  // the error is (a float key may be a label: `.loc[0.5]`).
+  for (const s of root.descendantsOfType('slice')) if (s && after(s)) targets.push(...s.namedChildren.filter((c): c is SyntaxNode => !!c));
   for (const sub of root.descendantsOfType('subscript')) {
     if (!sub || !onLine(sub)) continue;
     for (const k of sub.childrenForFieldName('subscript')) if (k && k.type !== 'slice') targets.push(k);
   }
   for (const call of root.descendantsOfType('call')) {
-    if (!call || !onLine(call)) continue;
+    if (!call || !after(call)) continue;
     const fn = call.childForFieldName('function');
     const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
     if (name && INT_ARG_CALLS.has(name)) targets.push(...(call.childForFieldName('arguments')?.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'keyword_argument') ?? []));

@@ -26,7 +26,10 @@ describe('floatIndexPatches', () => {
     const nb = notebookOf(['n = len(rows) * 0.8', 'train = rows[:n]\ntest = rows[n:]\nk = rows[:3]']);
     const cands = await floatIndexPatches(nb, 1, SLICE, [{ cell: 1, line: 1 }]);
     assert.deepEqual(cands.map((c) => c.label), ['float index truncated with int() in cells 1']);
-    assert.equal((cands[0]!.patch.edits[0] as any).newSource, 'train = rows[:int(n)]\ntest = rows[n:]\nk = rows[:3]');
+    // The line after the failing one would fail next the same way: truncated too; the line before ran.
+    assert.equal((cands[0]!.patch.edits[0] as any).newSource, 'train = rows[:int(n)]\ntest = rows[int(n):]\nk = rows[:3]');
+    const later = await floatIndexPatches(notebookOf(['n = len(rows) * 0.8', 'k = rows[:n]\ntrain = rows[:n]\ntest = rows[n:]']), 1, SLICE, [{ cell: 1, line: 2 }]);
+    assert.equal((later[0]!.patch.edits[0] as any).newSource, 'k = rows[:n]\ntrain = rows[:int(n)]\ntest = rows[int(n):]');
   });
   it("pandas' float slice error: the bound written in place; a Python 2 notebook gets '//' first, then int()", async () => {
     const err = { ename: 'TypeError', evalue: 'cannot do slice indexing on RangeIndex with these indexers [712.8] of type float' };
@@ -35,12 +38,12 @@ describe('floatIndexPatches', () => {
     const both = await floatIndexPatches(py2(['half = df[:len(df) / 2]']), 0, err);
     assert.deepEqual(both.map((x) => (x.patch.edits[0] as any).newSource), ['half = df[:len(df) // 2]', 'half = df[:int(len(df) / 2)]']);
   });
-  it('the failing line inside a function another cell defines: the edit goes where the traceback points, not to the calling cell', async () => {
-    const nb = py2(['def load():\n    m = len(rows)\n    head = rows[:-m/10]\n    return head[:3]', 'x = load()\ny = x[:len(x) / 2]']);
+  it('the failing line inside a function another cell defines: the edit goes where the traceback points (and to the same function\'s later lines, which would fail next), not to the calling cell', async () => {
+    const nb = py2(['def load():\n    m = len(rows)\n    head = rows[:-m/10]\n    tail = rows[-m/10:]\n    return head[:3], tail\nsplit = rows[:len(rows)/3]', 'x = load()\ny = x[:len(x) / 2]']);
     const frames = [{ cell: 1, line: 1 }, { cell: 0, line: 3, function: 'load' }];
     const [floor, trunc] = await floatIndexPatches(nb, 1, SLICE, frames);
-    assert.deepEqual(floor!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:-m//10]\n    return head[:3]']]);
-    assert.deepEqual(trunc!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:int(-m/10)]\n    return head[:3]']]);
+    assert.deepEqual(floor!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:-m//10]\n    tail = rows[-m//10:]\n    return head[:3], tail\nsplit = rows[:len(rows)/3]']]);
+    assert.deepEqual(trunc!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:int(-m/10)]\n    tail = rows[int(-m/10):]\n    return head[:3], tail\nsplit = rows[:len(rows)/3]']]);
   });
   it('nothing for bounds that are not floats by construction, or another error', async () => {
     const nb = notebookOf(['n = len(rows) + 2', 'first = rows[:n]']);
