@@ -430,6 +430,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'scipy-linalg-tril': 'SP029',
   'scipy-linalg-triu': 'SP030',
   'scipy-boxcox-bracket': 'SP031',
+  'scipy-stats-bool-input': 'SP032',
   // statsmodels (SM)
   'statsmodels-arima-model': 'SM001',
   'statsmodels-seasonal-decompose-freq': 'SM002',

@@ -4,6 +4,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveImportedNames } from './helpers.js';
 import { addArgument, callArgs, replaceNode, sameNode } from './tree.js';
+import { onFrameLines } from './traceback.js';
 
 const REL = (v: string) => `https://docs.scipy.org/doc/scipy/release/${v}-notes.html`;
 
@@ -315,5 +316,51 @@ const sparseA = rule({
   },
 });
 
-export const scipyRules: Rule[] = [miscSpecial, miscImages, integrateRenames, interp2d, modeKeepdims, numpyReexports, statsRemoved, sparseA];
+/** scipy.stats functions that now subtract the mean in the input's own dtype. */
+const MOMENT_FNS = ['skew', 'kurtosis', 'moment', 'skewtest', 'kurtosistest', 'describe', 'variation'];
+
+/**
+ * SciPy 1.14 moved skew, kurtosis and moment onto the array API: the mean is subtracted in the
+ * input's dtype, and numpy refuses `-` on booleans, so a boolean column (`df['HasPool'] = df.PoolArea > 0`,
+ * a pandas 2 `get_dummies` column) raises where SciPy of the era computed the statistic on 0/1 (the
+ * describe() fix of scipy#24855 promotes to floating point for the same reason). Recognised from the
+ * runtime error, at the failing line's calls: the sample is passed as floats.
+ */
+const statsBoolInput = rule({
+  id: 'scipy-stats-bool-input',
+  triggers: MOMENT_FNS,
+  library: 'scipy',
+  title: 'skew / kurtosis / moment of a boolean sample',
+  old: 'skew(df.HasPool)',
+  new: 'skew(np.asarray(df.HasPool, dtype=float))',
+  removedIn: '1.14',
+  trigger: 'error',
+  errors: [err('TypeError', /numpy boolean subtract/)],
+  link: 'https://github.com/scipy/scipy/issues/24847',
+  message: "since SciPy 1.14 (array API) these statistics subtract the mean in the sample's own dtype, and booleans cannot be subtracted; SciPy of the era computed them on 0/1: the sample is passed as floats",
+  fixtures: [{
+    before: "import pandas as pd\nfrom scipy.stats import skew\ns = pd.Series([1, 5, 0, 7]) > 0\nprint(round(float(skew(s.dropna())), 4))",
+    after: "import numpy as np\nimport pandas as pd\nfrom scipy.stats import skew\ns = pd.Series([1, 5, 0, 7]) > 0\nprint(round(float(skew(np.asarray(s.dropna(), dtype=float))), 4))",
+    expect: '-1.1547',
+    beforeError: 'TypeError',
+    context: { runtime: { ename: 'TypeError', evalue: 'numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.' } },
+  }],
+  *find(ctx) {
+    const rt = ctx.nb.info.runtime;
+    if (!rt || !/numpy boolean subtract/.test(rt.evalue)) return;
+    const onLine = onFrameLines(rt.frames, ctx.index, ctx.root);
+    for (const { call, fn } of ctx.callsNamed(MOMENT_FNS)) {
+      const q = ctx.qname(fn);
+      if (!q || !MOMENT_FNS.some((n) => q === `scipy.stats.${n}`) || !onLine(call)) continue;
+      const args = callArgs(call);
+      const sample = args?.positional[0] ?? args?.keywords.get('a')?.childForFieldName('value');
+      if (!sample || /^np\.asarray\(|^numpy\.asarray\(/.test(sample.text)) continue;
+      const np = ctx.moduleRef('numpy', 'np');
+      if (!np) continue;
+      yield { node: call, edits: [replaceNode(sample, `${np.name}.asarray(${sample.text}, dtype=float)`), ...(np.edit ? [np.edit] : [])] };
+    }
+  },
+});
+
+export const scipyRules: Rule[] = [miscSpecial, miscImages, integrateRenames, interp2d, modeKeepdims, numpyReexports, statsRemoved, sparseA, statsBoolInput];
 
