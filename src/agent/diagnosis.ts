@@ -45,10 +45,36 @@ export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => O
   return { kind: 'done' };
 }
 
-/** Same cell, same exception class, same message once numbers and addresses are blanked. */
-export function errorSignature(cell: number, e: CellError): string {
+/**
+ * Same cell, same exception class, same message once numbers and addresses are blanked, raised by
+ * the same source line. The line matters: a repair that fixes the failing line lets the same error
+ * come from the next line holding the same old API (`plt.hist(a, normed=True)` twice in a cell);
+ * that is progress, not the same problem. The line's text, not its number, so that a repair
+ * inserting an import above it does not look like progress.
+ */
+export function errorSignature(cell: number, e: Pick<CellError, 'ename' | 'evalue'> & { traceback?: readonly string[] }): string {
   const msg = e.evalue.replace(/0x[0-9a-f]+/gi, 'ADDR').replace(/\d+(\.\d+)?/g, 'N').slice(0, 200);
-  return `${cell}:${e.ename}:${msg}`;
+  const at = failingLine(e.traceback ?? []);
+  return `${cell}:${e.ename}:${msg}${at ? ` @ ${at.text.slice(0, 120)}` : ''}`;
+}
+
+const ANSI_ESCAPES = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
+
+/**
+ * The innermost notebook frame's failing line of a traceback, number and text: the `---->` arrow
+ * under `Cell In[7], line 12` (IPython 8) or under an `ipykernel_N/M.py` frame (the older layout).
+ * Library frames are skipped.
+ */
+export function failingLine(traceback: readonly string[]): { line: number; text: string } | undefined {
+  let found: { line: number; text: string } | undefined;
+  let inNotebook = false;
+  for (const l of traceback.join('\n').replace(ANSI_ESCAPES, '').split('\n')) {
+    if (/^Cell In\[\d+\], line \d+/.test(l) || /^\S*ipykernel_\d+\/\d+\.py\b/.test(l)) { inNotebook = true; continue; }
+    if (/^(File |\S+\.py\b)/.test(l)) { inNotebook = false; continue; }
+    const arrow = inNotebook ? /^-+>\s*(\d+)\s?(.*)$/.exec(l) : null;
+    if (arrow) { found = { line: Number(arrow[1]), text: arrow[2]!.replace(/\s+/g, ' ').trim() }; inNotebook = false; }
+  }
+  return found;
 }
 
 function slowestCell(cells: CellRecord[]): CellRecord {

@@ -12,7 +12,7 @@
  */
 import type { Patch } from '../core/patch.js';
 import { firstFailure, type CellRecord } from '../core/run-result.js';
-import { errorSignature } from './diagnosis.js';
+import { errorSignature, failingLine } from './diagnosis.js';
 import type { Comparison } from './oracle/index.js';
 
 /**
@@ -121,7 +121,7 @@ export async function generateAndVerify<S>(
 export function rankTrial(
   target: number,
   fromCell: number,
-  before: { ename: string; evalue: string },
+  before: { ename: string; evalue: string; traceback?: readonly string[] },
   cells: readonly CellRecord[],
   comparisons: readonly Comparison[],
   cellExecutions: number,
@@ -134,7 +134,13 @@ export function rankTrial(
   const base = { compared: relevant.length, drifted, cellExecutions, reached: failed ? failed.index : Infinity };
   if (targetRec && targetRec.status !== 'ok' && !targetRec.expectedError) {
     const err = targetRec.error ?? { ename: targetRec.status, evalue: '', traceback: [] };
-    const same = errorSignature(target, err) === errorSignature(target, { ...before, traceback: [] });
+    // Where the failing run's traceback shows the line, the same error from a later, different line
+    // is progress (the repaired line passed; the next one with the same old API fails). The same
+    // text moved down (an import inserted above) or an edited line failing in place is not.
+    const was = failingLine(before.traceback ?? []);
+    const now = failingLine(err.traceback ?? []);
+    const sameMessage = errorSignature(target, { ename: err.ename, evalue: err.evalue }) === errorSignature(target, { ename: before.ename, evalue: before.evalue });
+    const same = sameMessage && !(was && now && now.line > was.line && now.text !== was.text);
     return { ...base, rank: same ? 'same-error' : 'error-moved', detail: `cell ${target} still fails: ${err.ename}: ${err.evalue}`.slice(0, 200) };
   }
   const next = failed ? `; next error in cell ${failed.index}: ${failed.error?.ename ?? failed.status}` : '';

@@ -309,6 +309,37 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.fixes.some((f) => f.source === 'numpy-float-index-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
   });
 
+  it('the same error from the next line after a line-scoped repair is progress: both lines get repaired in turn', async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})",
+      "x = int(df[['a', 'zz']].isna().sum().sum())\ny = int(df[['b', 'zz']].isna().sum().sum())\nprint(x, y)",
+    ]), { 1: '2 2\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.equal(report.fixes.filter((f) => f.source === 'pandas-missing-labels-reindex').length, 2, JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
+  it("labels only ever dropped (the author's kernel had them): errors='ignore' gives the frame the stored output shows", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})",
+      "df.drop(['b', 'Old_Feature'], axis=1, inplace=True)\nprint(df.sum().tolist())",
+    ]), { 1: '[3]\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'data-drop-absent-labels'), JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
+  it("Python 2: float slice bounds inside a function another cell defines are repaired there, the function's later lines with them", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import numpy as np\ndef split(rows):\n    m = np.shape(rows)[0]\n    head = rows[:-m/10]\n    tail = rows[-m/10:]\n    return head, tail',
+      'h, t = split(np.arange(30))\nprint len(h), len(t)',
+    ]), { 1: '27 3\n' });
+    nb.metadata = { kernelspec: { name: 'python2', display_name: 'Python 2', language: 'python' } };
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(report.fixes.some((f) => f.source === 'py2-integer-division-at-error'), JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
   it('.ix fell back to positions on named columns: the .loc the static rule wrote becomes .iloc from the KeyError', async () => {
     const nb = withStoredOutputs(makeNotebook([
       "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [30, 40]})",

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateAndVerify, rankTrial, distinctCandidates, type Candidate, type TrialOutcome } from '../../../src/agent/generate-verify.js';
 import type { CellRecord } from '../../../src/core/run-result.js';
+import { errorSignature, failingLine } from '../../../src/agent/diagnosis.js';
 
 const cand = (label: string, cell = 1): Candidate => ({
   label,
@@ -47,6 +48,20 @@ describe('rankTrial', () => {
   it('same error at the target is same-error; another error there is error-moved', () => {
     assert.equal(rankTrial(1, 1, before, [rec(0, 'ok'), rec(1, 'error', before)], [], 2).rank, 'same-error');
     assert.equal(rankTrial(1, 1, before, [rec(0, 'ok'), rec(1, 'error', { ename: 'KeyError', evalue: "'Age'" })], [], 2).rank, 'error-moved');
+  });
+  it('the same error from a later, different line is progress; the same line moved down, or edited in place, is not', () => {
+    const tb = (n: number, text: string) => ['\u001b[0;31mTypeError\u001b[0m   Traceback (most recent call last)', `Cell In[4], line ${n}\n      1 x = 1\n----> ${n} ${text}\n`, 'File /usr/lib/python3/dist-packages/matplotlib/pyplot.py:3440, in hist(x)\n-> 3440 return gca().hist(x)', "TypeError: hist() got an unexpected keyword argument 'normed'"];
+    const e = { ename: 'TypeError', evalue: "hist() got an unexpected keyword argument 'normed'" };
+    const was = { ...e, traceback: tb(2, 'plt.hist(a, normed=True)') };
+    const rec2 = (n: number, text: string) => ({ index: 1, status: 'error', durationMs: 1, error: { ...e, traceback: tb(n, text) } }) as CellRecord;
+    assert.equal(rankTrial(1, 1, was, [rec2(3, 'plt.hist(b, normed=True)')], [], 1).rank, 'error-moved');
+    assert.equal(rankTrial(1, 1, was, [rec2(3, 'plt.hist(a, normed=True)')], [], 1).rank, 'same-error'); // an import inserted above
+    assert.equal(rankTrial(1, 1, was, [rec2(2, 'plt.hist(a, normed=True, bins=3)')], [], 1).rank, 'same-error'); // edited, still failing
+    assert.equal(failingLine(was.traceback)?.text, 'plt.hist(a, normed=True)');
+    // The older ipykernel layout: the arrow under the notebook's own frame, not a library frame's.
+    const old = ['KeyError   Traceback (most recent call last)', '/tmp/ipykernel_4/188575468.py in ?()\n      1 a = 1\n----> 3 df = df.drop(["x"])\n', '/usr/lib/python3/dist-packages/pandas/core/frame.py in ?(self)\n-> 5581 return super().drop()'];
+    assert.deepEqual(failingLine(old), { line: 3, text: 'df = df.drop(["x"])' });
+    assert.equal(errorSignature(1, { ...e, traceback: tb(3, 'plt.hist(b, normed=True)') }), errorSignature(1, { ...e, traceback: tb(9, 'plt.hist(b,  normed=True)') }));
   });
   it('judges only stored values of cells from the patched one on that ran', () => {
     const cells = [rec(0, 'ok'), rec(1, 'ok'), rec(2, 'ok'), rec(3, 'error', { ename: 'ValueError', evalue: 'x' })];
