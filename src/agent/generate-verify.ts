@@ -112,6 +112,8 @@ export async function generateAndVerify<S>(
   return { ...(best ? { kept: best } : {}), lastIndex, trials, ...(stoppedBy ? { stoppedBy } : {}) };
 }
 
+const COMPILE_ERRORS = new Set(['SyntaxError', 'IndentationError', 'TabError']);
+
 /**
  * Rank one trial's run: did the target cell stop raising its error, and do the stored outputs of
  * the target cell and the cells after it that ran agree? `comparisons` are the oracle's over the
@@ -132,6 +134,12 @@ export function rankTrial(
   const relevant = comparisons.filter((c) => c.cell !== null && c.cell >= Math.min(target, fromCell) && ranOk.has(c.cell) && !c.outOfOrder);
   const drifted = relevant.filter((c) => !c.ok).length;
   const base = { compared: relevant.length, drifted, cellExecutions, reached: failed ? failed.index : Infinity };
+  // Cells before the target ran before the patch; one failing now was broken by it (a candidate
+  // editing a helper cell above): never progress.
+  if (failed && failed.index < target && !failed.expectedError) {
+    const e = failed.error ?? { ename: failed.status, evalue: '' };
+    return { ...base, rank: 'same-error', detail: `the patch broke cell ${failed.index}: ${e.ename}: ${e.evalue}`.slice(0, 200) };
+  }
   if (targetRec && targetRec.status !== 'ok' && !targetRec.expectedError) {
     const err = targetRec.error ?? { ename: targetRec.status, evalue: '', traceback: [] };
     // Where the failing run's traceback shows the line, the same error from a later, different line
@@ -141,6 +149,9 @@ export function rankTrial(
     const now = failingLine(err.traceback ?? []);
     const sameMessage = errorSignature(target, { ename: err.ename, evalue: err.evalue }) === errorSignature(target, { ename: before.ename, evalue: before.evalue });
     const same = sameMessage && !(was && now && now.line > was.line && now.text !== was.text);
+    // A patch whose cell no longer compiles broke it: never progress, whatever the error was.
+    const broke = COMPILE_ERRORS.has(err.ename) && !COMPILE_ERRORS.has(before.ename);
+    if (broke) return { ...base, rank: 'same-error', detail: `the patched cell ${target} does not compile: ${err.ename}: ${err.evalue}`.slice(0, 200) };
     return { ...base, rank: same ? 'same-error' : 'error-moved', detail: `cell ${target} still fails: ${err.ename}: ${err.evalue}`.slice(0, 200) };
   }
   const next = failed ? `; next error in cell ${failed.index}: ${failed.error?.ename ?? failed.status}` : '';

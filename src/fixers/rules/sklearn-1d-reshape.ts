@@ -50,9 +50,16 @@ export async function reshape1dPatches(nb: Notebook, cell: number, evalue: strin
     if (!args.length) return [];
     const src = sourceText(nb.cells[cell].source);
     const hasNp = cells.some((c) => /^\s*import numpy as np\b/m.test(c.source));
-    const make = (shape: string, label: string, flatten = false): { patch: Patch; label: string } => {
+    // Nested calls on the line (`sc.inverse_transform(knn.predict(X))`) give nested arguments, whose
+    // edits would overlap: the outermost ones form one set, the innermost another (which call got the
+    // 1-D array is for the run to tell).
+    const inside = (a: SyntaxNode, b: SyntaxNode) => a !== b && a.startIndex >= b.startIndex && a.endIndex <= b.endIndex;
+    const outer = args.filter((a) => !args.some((b) => inside(a.arg, b.arg)));
+    const inner = args.filter((a) => !args.some((b) => inside(b.arg, a.arg)));
+    const sets = inner.length && inner.some((a) => !outer.includes(a)) ? [outer, inner] : [outer];
+    const make = (shape: string, label: string, flatten = false, chosen = outer): { patch: Patch; label: string } => {
       // Edits from the end of the cell backwards, so earlier offsets stay valid (a call ends after its argument).
-      const edits = args.flatMap(({ arg, call, method }) => [
+      const edits = chosen.flatMap(({ arg, call, method }) => [
         { start: arg.startIndex, end: arg.endIndex, text: `np.asarray(${arg.text}).reshape(${shape})` },
         ...(flatten && RETURNS_ARRAY.has(method) ? [{ start: call.endIndex, end: call.endIndex, text: '.ravel()' }] : []),
       ]).sort((x, y) => y.start - x.start);
@@ -61,10 +68,11 @@ export async function reshape1dPatches(nb: Notebook, cell: number, evalue: strin
       if (!hasNp) text = `import numpy as np\n${text}`;
       return { label, patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['sklearn-1d-reshape'] }, edits: [{ cell, op: 'replace', newSource: text }], summary: `cell ${cell}: 1-D X as ${label} (.reshape(${shape}))` } };
     };
+    const each = (shape: string, label: string, flatten = false) => sets.map((set, k) => make(shape, k ? `${label}, inner call` : label, flatten, set));
     if (traceback.some((t) => SCALER_FRAME.test(t.replace(ANSI, '')))) {
-      return [make('-1, 1', 'one feature, 1-D result (scikit-learn < 0.19 scalers)', true), make('-1, 1', 'one feature')];
+      return [...each('-1, 1', 'one feature, 1-D result (scikit-learn < 0.19 scalers)', true), ...each('-1, 1', 'one feature')];
     }
-    return [make('1, -1', 'one sample (scikit-learn < 0.19)'), make('-1, 1', 'one feature')];
+    return [...each('1, -1', 'one sample (scikit-learn < 0.19)'), ...each('-1, 1', 'one feature')];
   } finally {
     disposeCells(cells);
   }

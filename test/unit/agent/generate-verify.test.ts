@@ -63,6 +63,15 @@ describe('rankTrial', () => {
     assert.deepEqual(failingLine(old), { line: 3, text: 'df = df.drop(["x"])' });
     assert.equal(errorSignature(1, { ...e, traceback: tb(3, 'plt.hist(b, normed=True)') }), errorSignature(1, { ...e, traceback: tb(9, 'plt.hist(b,  normed=True)') }));
   });
+  it('a candidate that leaves its cell uncompilable is never progress', () => {
+    const t = rankTrial(1, 1, before, [rec(0, 'ok'), rec(1, 'error', { ename: 'SyntaxError', evalue: "unmatched ')' (1764157130.py, line 1)" })], [], 2);
+    assert.equal(t.rank, 'same-error');
+    assert.match(t.detail, /does not compile/);
+    // A candidate that edits a helper cell above and breaks it is no progress either.
+    const b = rankTrial(2, 0, before, [rec(0, 'error', { ename: 'NameError', evalue: "name 'np' is not defined" })], [], 1);
+    assert.equal(b.rank, 'same-error');
+    assert.match(b.detail, /broke cell 0/);
+  });
   it('judges only stored values of cells from the patched one on that ran', () => {
     const cells = [rec(0, 'ok'), rec(1, 'ok'), rec(2, 'ok'), rec(3, 'error', { ename: 'ValueError', evalue: 'x' })];
     const cmp = (cell: number, ok: boolean) => ({ cell, original: 1, new: ok ? 1 : 2, relDiff: ok ? 0 : 1, ok });
