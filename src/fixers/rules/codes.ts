@@ -78,6 +78,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'py-inspect-getargspec': 'PY046',
   'py-fractions-gcd': 'PY047',
   'py-thread-isalive': 'PY048',
+  'py2-length-of-comparison': 'PY049',
   // numpy (NP)
   'numpy-builtin-type-aliases': 'NP001',
   'numpy-nan-aliases': 'NP002',

@@ -1242,11 +1242,56 @@ const csvBinaryFiles = rule({
   },
 });
 
+/**
+ * `len(df[mask] > 0)`: a misplaced parenthesis that Python 2 forgave. The comparison is elementwise,
+ * so its length is the operand's; Python 2 ordered a string column against a number without
+ * complaint (any str > any int), Python 3 refuses. The length the notebook used is `len(df[mask])`:
+ * the comparison, which only ever produced values nobody read, is dropped. Python 2 notebooks, on the
+ * failing line of the runtime error.
+ */
+const lengthOfComparison = rule({
+  id: 'py2-length-of-comparison',
+  triggers: ['len'],
+  library: 'python',
+  title: 'len() of an elementwise comparison that Python 3 cannot order',
+  old: "len(df[df['Embarked'].isnull()] > 0)",
+  new: "len(df[df['Embarked'].isnull()])",
+  removedIn: '3.0',
+  trigger: 'error',
+  errors: [err('TypeError', /'[<>]=?' not supported between instances of '\w+' and '\w+'/)],
+  link: PY3 + '#ordering-comparisons',
+  message: "Python 3 refuses to order a string against a number; Python 2 compared them, and len() of the elementwise comparison is the length of the compared object: len() of that object",
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'Embarked': ['S', None, 'C'], 'Fare': [7.25, 8.0, 71.3]})\nif len(df[df['Fare'] > 10] > 0):\n    print('expensive', len(df[df['Fare'] > 10]))",
+    after: "import pandas as pd\ndf = pd.DataFrame({'Embarked': ['S', None, 'C'], 'Fare': [7.25, 8.0, 71.3]})\nif len(df[df['Fare'] > 10]):\n    print('expensive', len(df[df['Fare'] > 10]))",
+    expect: 'expensive 1',
+    beforeError: 'TypeError',
+    context: { pythonMajor: 2, runtime: { ename: 'TypeError', evalue: "'>' not supported between instances of 'str' and 'int'" } },
+  }],
+  *find(ctx) {
+    if (ctx.nb.pythonMajor !== 2 || ctx.nb.isBound('len')) return;
+    const rt = ctx.nb.info.runtime;
+    const onLine = onFrameLines(rt?.frames ?? [], ctx.index, ctx.root);
+    for (const call of ctx.nodes('call')) {
+      if (call.childForFieldName('function')?.text !== 'len' || !onLine(call)) continue;
+      const args = call.childForFieldName('arguments')?.namedChildren.filter((a): a is SyntaxNode => !!a && a.type !== 'comment') ?? [];
+      const cmp = args.length === 1 ? args[0] : undefined;
+      if (cmp?.type !== 'comparison_operator' || cmp.namedChildren.length !== 2) continue;
+      const ops = cmp.children.filter((c) => c && ['<', '>', '<=', '>='].includes(c.type));
+      if (ops.length !== 1) continue;
+      const [left, right] = cmp.namedChildren as [SyntaxNode, SyntaxNode];
+      const isNumber = (n: SyntaxNode) => n.type === 'integer' || n.type === 'float' || (n.type === 'unary_operator' && /^-\s*\d/.test(n.text));
+      const operand = isNumber(right) && !isNumber(left) ? left : isNumber(left) && !isNumber(right) ? right : undefined;
+      if (operand) yield { node: cmp, edits: [replaceNode(cmp, operand.text)] };
+    }
+  },
+});
+
 export const py2Rules: Rule[] = [
   printStatement, execStatement, exceptComma, raiseComma, backticks, neOperator, octal, longSuffix, urPrefix,
   tupleParams, xrange, rawInput, unicodeB, longB, basestringB, unichrB, fileBuiltin, cmpBuiltin, reduceB,
   setdefaultencoding, reloadB, dictIter, hasKey, keysIndex, listBuiltins, rangeList, nextMethod, stringConstants,
   stringFunctions, urllib2, urllibFuncs, cPickle, stringIO, renamedModules, itertoolsRenames, sysMaxint, getcwdu,
-  strDecode, intDivision, csvBinaryFiles, mixedTypeOrder,
+  strDecode, intDivision, csvBinaryFiles, mixedTypeOrder, lengthOfComparison,
 ];
 
