@@ -7,6 +7,7 @@
 import { firstFailure, type CellRecord, type CellError, type RunStatus } from '../core/run-result.js';
 import type { FixType } from '../core/patch.js';
 import type { OracleVerdict } from './oracle/index.js';
+import { ANSI } from '../fixers/rules/traceback.js';
 
 export type Diagnosis =
   | { kind: 'done' }
@@ -58,8 +59,6 @@ export function errorSignature(cell: number, e: Pick<CellError, 'ename' | 'evalu
   return `${cell}:${e.ename}:${msg}${at ? ` @ ${at.text.slice(0, 120)}` : ''}`;
 }
 
-const ANSI_ESCAPES = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
-
 /**
  * The innermost notebook frame's failing line of a traceback, number and text: the `---->` arrow
  * under `Cell In[7], line 12` (IPython 8) or under an `ipykernel_N/M.py` frame (the older layout).
@@ -68,7 +67,7 @@ const ANSI_ESCAPES = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
 export function failingLine(traceback: readonly string[]): { line: number; text: string } | undefined {
   let found: { line: number; text: string } | undefined;
   let inNotebook = false;
-  for (const l of traceback.join('\n').replace(ANSI_ESCAPES, '').split('\n')) {
+  for (const l of traceback.join('\n').replace(ANSI, '').split('\n')) {
     if (/^Cell In\[\d+\], line \d+/.test(l) || /^\S*ipykernel_\d+\/\d+\.py\b/.test(l)) { inNotebook = true; continue; }
     if (/^(File |\S+\.py\b)/.test(l)) { inNotebook = false; continue; }
     const arrow = inNotebook ? /^-+>\s*(\d+)\s?(.*)$/.exec(l) : null;

@@ -11,7 +11,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
-import { addArgument, callArgs } from './tree.js';
+import { addArgument, callArgs, stringValue } from './tree.js';
 import { onFrameLines } from './traceback.js';
 
 /** The labels of pandas' message: `"['a', 'b'] not found in axis"` or, from an Index, `"['a' 'b'] not found in axis"`. */
@@ -19,12 +19,6 @@ export function absentLabels(evalue: string): string[] {
   const m = /\[(.*)\] not found in axis/s.exec(evalue);
   if (!m) return [];
   return [...m[1]!.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1] ?? x[2] ?? '');
-}
-
-/** The value of a plain string literal node, undefined for f-strings, concatenations and bytes. */
-function stringValue(n: SyntaxNode): string | undefined {
-  const m = /^[uUrR]?(['"]{1,3})([\s\S]*)\1$/.exec(n.text);
-  return m && !/[{}]/.test(n.text.slice(0, 2)) ? m[2] : undefined;
 }
 
 /** Is this literal an argument of a `.drop(...)` call, or the key of a `del x[...]`? */
@@ -65,7 +59,7 @@ export const dataDropAbsentLabels: Rule = rule({
     // Every mention of each absent label, in any cell, is inside a drop or a del.
     for (const cell of ctx.nb.cells) {
       for (const s of cell.tree.rootNode.descendantsOfType('string')) {
-        const v = s ? stringValue(s) : undefined;
+        const v = stringValue(s);
         if (v !== undefined && labels.includes(v) && !inDropOrDel(s!)) return;
       }
     }
@@ -76,7 +70,7 @@ export const dataDropAbsentLabels: Rule = rule({
       const args = callArgs(call);
       if (!args || args.keywords.has('errors') || args.splat) continue;
       // The drop that names an absent label (a literal in its arguments).
-      const named = call.descendantsOfType('string').some((s) => { const v = s ? stringValue(s) : undefined; return v !== undefined && labels.includes(v); });
+      const named = call.descendantsOfType('string').some((s) => { const v = stringValue(s); return v !== undefined && labels.includes(v); });
       if (named) yield { node: call, edits: [addArgument(args, "errors='ignore'")] };
     }
   },
