@@ -3,7 +3,8 @@
  * to verify. A drift: an old default the era makes certain is a patch; where the era is unknown,
  * the old defaults of the calls feeding the drifted cell are candidates, kept only if a run makes
  * the stored outputs agree. Over the time or memory budget: the era's certain old defaults up to the
- * slow cell, then n_jobs=-1 where it cannot change a result.
+ * slow cell, then n_jobs=-1 where it cannot change a result, then (verified) a search restricted to
+ * the candidates the stored outputs name, and the old defaults that multiplied the work.
  * Escalation skips the rules: they already had their turn.
  */
 import type { Notebook } from '../core/notebook.js';
@@ -14,6 +15,7 @@ import type { EraHint } from '../fixers/rules/types.js';
 import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial, runPosition } from './generate-verify.js';
 import { repairCandidates } from './repair-candidates.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
+import { searchPinPatch } from '../fixers/rules/runtime-search-pin.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 import type { Candidate } from './generate-verify.js';
@@ -52,9 +54,15 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         // once as there are cores): n_jobs=-1 then runs one worker, and the re-run would cost a budget for nothing.
         const patch = p.environment.threads === 1 ? undefined : await parallelizePatch(notebook, diagnosis.cell);
         if (patch && p.isNew({ label: '', patch })) return { kind: 'patch', patch };
-        // Last, where the era is unknown: the old defaults whose change multiplied the work, each kept
-        // only if the run then gets past the slow cell and no stored value disagrees.
-        const grown = distinctCandidates(growthPinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), diagnosis.cell, p.runOrder), p.isNew);
+        // Last, where the era is unknown: the old defaults whose change multiplied the work. Each
+        // candidate is kept only if the run then gets past the slow cell and no stored value disagrees.
+        // The search restricted to the candidates the author's stored outputs name comes first: it
+        // keeps the printed results when this environment still scores them as the author's did.
+        const pin = await searchPinPatch(notebook, d.original, diagnosis.cell);
+        const grown = distinctCandidates([
+          ...(pin ? [{ label: 'search restricted to the stored best', patch: pin }] : []),
+          ...growthPinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), diagnosis.cell, p.runOrder),
+        ], p.isNew);
         if (!grown.length) return undefined;
         const slow = { ename: p.state.cells.find((c) => c.index === diagnosis.cell)?.status ?? 'timeout', evalue: '' };
         return { kind: 'candidates', candidates: grown, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) };

@@ -427,7 +427,7 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
 
   it('over the time budget: the slow cell and the estimator it fits get n_jobs=-1 (runtime-reduction), whatever the speed', async () => {
     // The sleep outlasts the budget on any machine: the loop must propose the parallel rewrite once,
-    // and stop when the cell is still over (no other runtime rule exists).
+    // and stop when the cell is still over (no search to restrict, no era pin applies).
     const nb = makeNotebook([
       'from sklearn.ensemble import RandomForestClassifier\nrf = RandomForestClassifier(n_estimators=5, random_state=0)',
       'import time\ntime.sleep(600)\nrf.fit([[0], [1], [2], [3]], [0, 1, 0, 1])',
@@ -438,6 +438,28 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.equal(fix!.source, 'sklearn-parallel-n-jobs');
     assert.deepEqual(fix!.cells, [0]);
     assert.notEqual(report.verdict, 'reproduced');
+  });
+
+  it("over the time budget: a search is restricted to the candidates its stored outputs name, and the printed best score is the check", async () => {
+    // Each fit sleeps 1 s: the 10-candidate, 3-fold search takes over 30 s on any machine, past the 15 s
+    // budget; the search (a *SearchCV subclass, which the n_jobs rule does not touch) restricted to the
+    // printed best takes 4 fits. Its verbose log ("Fitting 3 folds for each of 10 candidates") is not judged.
+    const nb = withStoredOutputs(makeNotebook([
+      'import time\nimport numpy as np\nfrom sklearn.base import BaseEstimator, ClassifierMixin\nfrom sklearn.model_selection import GridSearchCV\n'
+        + 'class TimedSearchCV(GridSearchCV):\n    pass\n'
+        + 'class Threshold(BaseEstimator, ClassifierMixin):\n    def __init__(self, bias=0):\n        self.bias = bias\n'
+        + '    def fit(self, X, y):\n        time.sleep(1)\n        self.classes_ = np.unique(y)\n        return self\n'
+        + '    def predict(self, X):\n        return (X[:, 0] >= self.bias * 5).astype(int)\n'
+        + 'X = np.arange(40).reshape(-1, 1)\ny = (X[:, 0] >= 10).astype(int)',
+      "grid = {'bias': [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}\nsearch = TimedSearchCV(Threshold(), grid, cv=3, verbose=1)\nsearch.fit(X, y)\nprint(search.best_params_)\nprint(search.best_score_)",
+    ]), { 1: "Fitting 3 folds for each of 10 candidates, totalling 30 fits\n{'bias': 2}\n1.0\n" });
+    const { report } = await modernize(nb, 15);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.type === 'runtime-reduction');
+    assert.ok(fix, JSON.stringify(report.fixes));
+    assert.equal(fix!.source, 'sklearn-search-pin-stored-best');
+    assert.match(fix!.summary, /restricted to the candidates its stored outputs name \(candidates 10 -> 1/);
+    assert.ok(report.comparisons.some((c) => c.original === 2 && c.ok));
   });
 
   it('an error of another class than the stored one is still a failure to repair', async () => {

@@ -57,6 +57,10 @@ const SKIP_LINE = [
   /^\s*(In|Out)\s*\[\d*\]:/,
   /^\s*(Name: .*, )?(Length: \d+, )?dtype: \w+\s*$/, // Series footer
   WARNING, // warnings printed to stdout (a new run's deprecation notices are not results)
+  // A search's verbose log: its counts are the grid's size (a runtime reduction may restrict it), its
+  // per-fit lines changed format in scikit-learn 0.24 and interleave in any order on several workers.
+  /^\s*Fitting \d+ folds? for each of \d+ candidates?/,
+  /^\s*\[CV\b/,
 ];
 
 const REMOVE = [

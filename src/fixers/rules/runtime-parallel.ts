@@ -3,8 +3,9 @@
  * and forest/neighbour estimators give the same numbers whatever `n_jobs` is (each fold, candidate or
  * tree is computed independently and seeded from `random_state`, not from the worker), so a slow cell
  * running them on one core gets `n_jobs=-1`. Notebooks of the era mostly left `n_jobs` at 1. The
- * gain is at most the machine's core count, which is why this is the only runtime rule: anything
- * that does less work (fewer trees, a smaller grid) changes the results and is the LLM's to propose.
+ * gain is at most the machine's core count. Doing less work changes results: the one rule that does
+ * (runtime-search-pin.ts) keeps only candidates the stored outputs name, and is verified by a run;
+ * anything else (fewer trees, a smaller grid chosen blind) is the LLM's to propose.
  */
 import type { Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';

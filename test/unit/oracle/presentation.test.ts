@@ -575,3 +575,17 @@ test('an earlier cell that last ran after this one and changed in place what it 
   o.cells[0]!.source = "all_data = pd.read_csv('train.csv')";
   assert.deepEqual([...outOfOrderCells(o).keys()], []);
 });
+
+// ---------------------------------------------------------------- search logs
+
+test("a search's verbose log is not a result: the grid's size and the per-fit lines (both formats) are dropped, the best score kept", () => {
+  const old = 'Fitting 10 folds for each of 50 candidates, totalling 500 fits\n[CV] kernel=rbf, C=1 ...........\n[CV] .......... kernel=rbf, C=1, score=0.623677, total=   8.7s\n0.8170594837261503\n';
+  const now = 'Fitting 10 folds for each of 1 candidates, totalling 10 fits\n[CV 1/10] END ..........C=1, kernel=rbf;, score=0.624 total time=   8.7s\n0.8170594837261503\n';
+  assert.deepEqual(nums(old), [[0.8170594837261503]]);
+  assert.deepEqual(nums(now), [[0.8170594837261503]]);
+  const [a, b] = pair([[stream(old)]], [[stream(now)]]);
+  assert.equal(storedOutputsOracle(a, b).matches, true);
+  // A changed best score still fails.
+  const [c, d] = pair([[stream(old)]], [[stream(now.replace('0.8170594837261503', '0.5'))]]);
+  assert.equal(storedOutputsOracle(c, d).matches, false);
+});

@@ -1,0 +1,287 @@
+/**
+ * Runtime reduction from the author's record: a hyperparameter search that is over the time budget
+ * here (authors ran them on 4 to 12 cores, for minutes to hours) is restricted to the candidates
+ * its stored outputs name. A notebook prints what its search found (`best_params_` as a dict, a
+ * `best_estimator_` repr, a "best parameters" line, a ranked report); every parameter value printed
+ * for a grid key that is one of the grid's values is kept, the rest of the grid is not run. The
+ * candidates kept are scored exactly as in the full search (each candidate's cross-validation is
+ * independent of the others), so the best of the kept ones is the author's best when this
+ * environment still scores it best among them; the other candidates are not re-checked, which the
+ * patch summary says. It is a candidate the loop keeps only when the run then gets past the slow
+ * cell and no stored value disagrees (the printed best score is the check).
+ *
+ * Limits: every key of the grid needs evidence (a key nothing printed leaves the grid as it is);
+ * a grid reached only through an unresolvable expression is left alone.
+ */
+import type { Notebook } from '../../core/notebook.js';
+import { sourceText } from '../../core/notebook.js';
+import type { Patch } from '../../core/patch.js';
+import type { SyntaxNode } from '../python/parser.js';
+import { applyTextEdits } from '../python/edits.js';
+import { disposeCells, parseNotebookCells } from './engine.js';
+import type { ParsedCell } from './context.js';
+import { replaceNode, sameNode, stringValue } from './tree.js';
+import type { TextEdit } from './types.js';
+import { addCellEdit, cellReplacements } from './cell-edits.js';
+
+export const SEARCH_PIN_RULE = 'sklearn-search-pin-stored-best';
+
+/** Calls that run a grid of candidates (scikit-learn's and the common add-ons' searches). */
+const SEARCH_CALL = /(SearchCV|^ParameterGrid|^ParameterSampler)$/;
+
+/** Code cells after the slow one whose stored outputs may print what its search found. */
+export const EVIDENCE_CELLS = 4;
+
+/** A printed Python scalar: a quoted string, a number (possibly wrapped as np.float64(...)), True/False/None. */
+const VALUE = String.raw`(?:np\.\w+\()?('[^'\n]*'|"[^"\n]*"|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|True|False|None)\)?`;
+
+type Scalar = { kind: 'str'; v: string } | { kind: 'num'; v: number } | { kind: 'const'; v: string };
+
+function scalarOfText(t: string): Scalar | undefined {
+  if (/^['"]/.test(t)) return { kind: 'str', v: t.slice(1, -1) };
+  if (t === 'True' || t === 'False' || t === 'None') return { kind: 'const', v: t };
+  const n = Number(t);
+  return Number.isFinite(n) ? { kind: 'num', v: n } : undefined;
+}
+
+function scalarOfNode(n: SyntaxNode): Scalar | undefined {
+  if (n.type === 'string') { const s = stringValue(n); return s === undefined ? undefined : { kind: 'str', v: s }; }
+  if (n.type === 'true' || n.type === 'false' || n.type === 'none') return { kind: 'const', v: n.text };
+  if (n.type === 'integer' || n.type === 'float' || (n.type === 'unary_operator' && /^[-+]\s*[\d.]/.test(n.text))) {
+    const v = Number(n.text.replace(/\s+/g, '').replace(/_/g, ''));
+    return Number.isFinite(v) ? { kind: 'num', v } : undefined;
+  }
+  return undefined;
+}
+
+function sameScalar(a: Scalar, b: Scalar): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'num') return Math.abs(a.v - (b.v as number)) <= 1e-12 * Math.max(1, Math.abs(a.v));
+  return a.v === b.v;
+}
+
+function callName(call: SyntaxNode): string | undefined {
+  const fn = call.childForFieldName('function');
+  if (fn?.type === 'identifier') return fn.text;
+  if (fn?.type === 'attribute') return fn.childForFieldName('attribute')?.text;
+  return undefined;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The text a code cell's stored outputs show (stdout, results and displays; not stderr, not errors, not search reprs). */
+export function storedResultText(cell: Notebook['cells'][number] | undefined): string {
+  if (!cell || cell.cell_type !== 'code') return '';
+  const parts: string[] = [];
+  for (const o of cell.outputs ?? []) {
+    let t = '';
+    if (o.output_type === 'stream') { if (o.name === 'stdout') t = sourceText(o.text); }
+    else if (o.output_type === 'execute_result' || o.output_type === 'display_data') t = sourceText(o.data['text/plain'] as string | string[] | undefined);
+    // A search's own repr lists its grid and its base estimator's defaults, not what it found.
+    if (/^\s*\w*SearchCV\(/.test(t)) continue;
+    if (t) parts.push(t);
+  }
+  return parts.join('\n');
+}
+
+/** Values printed for `key` in `text`: `'key': v` (dict reprs) and `key=v` (estimator reprs). */
+export function printedValues(text: string, key: string): Scalar[] {
+  const k = escapeRe(key);
+  const out: Scalar[] = [];
+  const res = [new RegExp(String.raw`(['"])${k}\1\s*:\s*${VALUE}`, 'g'), new RegExp(String.raw`(?<![\w.])()${k}\s*=\s*${VALUE}`, 'g')];
+  for (const re of res) {
+    for (const m of text.matchAll(re)) {
+      const s = scalarOfText(m[2]!);
+      if (s && !out.some((x) => sameScalar(x, s))) out.push(s);
+    }
+  }
+  return out;
+}
+
+/** A dict literal whose values are candidate lists (a parameter grid), with string keys. */
+function gridPairs(dict: SyntaxNode): Array<{ key: string; value: SyntaxNode }> | undefined {
+  const pairs: Array<{ key: string; value: SyntaxNode }> = [];
+  let searched = false;
+  for (const p of dict.namedChildren) {
+    if (!p) continue;
+    if (p.type === 'comment') continue;
+    if (p.type !== 'pair') return undefined;
+    const key = stringValue(p.childForFieldName('key'));
+    const value = p.childForFieldName('value');
+    if (key === undefined || !value) return undefined;
+    if (!['list', 'tuple', 'call', 'identifier', 'attribute', 'list_comprehension'].includes(value.type)) return undefined;
+    if (value.type !== 'list' && value.type !== 'tuple') searched = true;
+    else if (value.namedChildren.filter((c) => c && c.type !== 'comment').length > 1) searched = true;
+    pairs.push({ key, value });
+  }
+  return pairs.length && searched ? pairs : undefined;
+}
+
+/** The edits that restrict one grid dict to the printed values, or undefined when a key has no evidence or nothing shrinks. */
+function pinDict(pairs: ReadonlyArray<{ key: string; value: SyntaxNode }>, evidence: string): { edits: TextEdit[]; before: number; after: number } | undefined {
+  const edits: TextEdit[] = [];
+  let before = 1, after = 1;
+  for (const { key, value } of pairs) {
+    const printed = printedValues(evidence, key);
+    if (!printed.length) return undefined;
+    const literal = value.type === 'list' || value.type === 'tuple';
+    const elems = literal ? value.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment') : [];
+    const scalars = elems.map(scalarOfNode);
+    if (literal && scalars.every((s) => s !== undefined)) {
+      const kept = elems.filter((_, i) => printed.some((p) => sameScalar(p, scalars[i]!)));
+      if (!kept.length) return undefined;
+      before *= elems.length; after *= kept.length;
+      if (kept.length < elems.length) edits.push(replaceNode(value, `[${kept.map((e) => e.text).join(', ')}]`));
+      continue;
+    }
+    if (literal && elems.length <= 1) continue; // `[seed]`: one candidate already
+    // A computed grid (np.logspace(...), a name, a distribution): the printed values, as printed.
+    before *= Math.max(2, elems.length); after *= printed.length;
+    edits.push(replaceNode(value, `[${printed.map(scalarSource).join(', ')}]`));
+  }
+  return edits.length && after < before ? { edits, before, after } : undefined;
+}
+
+function scalarSource(s: Scalar): string {
+  if (s.kind === 'str') return `'${s.v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return String(s.v);
+}
+
+/** A grid whose dict (or list of dicts) reaches a search, and the node to rewrite. */
+interface Grid { cell: ParsedCell; node: SyntaxNode; dicts: SyntaxNode[] }
+
+function gridOf(node: SyntaxNode): SyntaxNode[] | undefined {
+  if (node.type === 'dictionary') return gridPairs(node) ? [node] : undefined;
+  if (node.type === 'list') {
+    const ds = node.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+    return ds.length && ds.every((d) => d.type === 'dictionary' && gridPairs(d)) ? ds : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The grids the slow cell runs: literals given to a search call (or to a notebook function that runs
+ * one), literals bound to a name such a call receives, and literals inside a function that runs a
+ * search; in the slow cell, or in an earlier cell that defines a name the slow cell uses.
+ */
+function gridsRun(cells: readonly ParsedCell[], slow: ParsedCell): Grid[] {
+  const upTo = cells.filter((c) => c.index <= slow.index);
+  const used = new Set(slow.idx.byType.get('call').map(callName).filter((n): n is string => !!n));
+  for (const id of slow.tree.rootNode.descendantsOfType('identifier')) if (id) used.add(id.text);
+  const searchFns = new Set<string>();
+  for (const c of upTo) {
+    for (const f of c.idx.byType.get('function_definition')) {
+      if (f.descendantsOfType('call').some((k) => !!k && SEARCH_CALL.test(callName(k) ?? ''))) searchFns.add(f.childForFieldName('name')?.text ?? '');
+    }
+  }
+  const runsSearch = (call: SyntaxNode): boolean => {
+    const n = callName(call) ?? '';
+    return SEARCH_CALL.test(n) || searchFns.has(n);
+  };
+  // Names handed to a search (or a search-running function) anywhere up to the slow cell.
+  const handed = new Set<string>();
+  for (const c of upTo) {
+    for (const call of c.idx.byType.get('call')) {
+      if (!runsSearch(call)) continue;
+      for (const a of call.childForFieldName('arguments')?.namedChildren ?? []) {
+        const v = a?.type === 'keyword_argument' ? a.childForFieldName('value') : a;
+        if (v?.type === 'identifier') handed.add(v.text);
+      }
+    }
+  }
+  const grids: Grid[] = [];
+  for (const c of upTo) {
+    const inSlow = c.index === slow.index;
+    for (const node of [...c.tree.rootNode.descendantsOfType('dictionary'), ...c.tree.rootNode.descendantsOfType('list')]) {
+      if (!node) continue;
+      // The outermost grid only: a dict inside a list of grids is handled with its list.
+      if (node.type === 'dictionary' && node.parent?.type === 'list' && gridOf(node.parent)) continue;
+      const dicts = gridOf(node);
+      if (!dicts) continue;
+      if (reachesSearch(node, runsSearch, handed, used, inSlow)) grids.push({ cell: c, node, dicts });
+    }
+  }
+  return grids;
+}
+
+function reachesSearch(node: SyntaxNode, runsSearch: (call: SyntaxNode) => boolean, handed: ReadonlySet<string>, used: ReadonlySet<string>, inSlow: boolean): boolean {
+  let parent = node.parent;
+  if (parent?.type === 'keyword_argument') parent = parent.parent;
+  if (parent?.type === 'argument_list' && parent.parent?.type === 'call' && runsSearch(parent.parent)) return inSlow;
+  const asg = node.parent;
+  const name = asg?.type === 'assignment' && sameNode(asg.childForFieldName('right'), node) ? asg.childForFieldName('left') : undefined;
+  const bound = name?.type === 'identifier' ? name.text : undefined;
+  // Inside a function that runs a search: the slow cell must call it.
+  for (let n: SyntaxNode | null = node.parent; n; n = n.parent) {
+    if (n.type === 'function_definition') {
+      const fn = n.childForFieldName('name')?.text ?? '';
+      return (inSlow || used.has(fn)) && n.descendantsOfType('call').some((k) => !!k && runsSearch(k));
+    }
+  }
+  return !!bound && handed.has(bound) && (inSlow || used.has(bound));
+}
+
+/** The code cells from `slow` on whose stored outputs may show its search's result. */
+function evidenceText(original: Notebook, cells: readonly ParsedCell[], slow: number): string {
+  const after = cells.filter((c) => c.index > slow).slice(0, EVIDENCE_CELLS);
+  const texts = [storedResultText(original.cells[slow])];
+  for (const c of after) {
+    // Stop at the next grid: what follows is another search's.
+    if ([...c.tree.rootNode.descendantsOfType('dictionary')].some((d) => !!d && gridPairs(d))) break;
+    texts.push(storedResultText(original.cells[c.index]));
+  }
+  return texts.join('\n');
+}
+
+/** The search-pin patch for the slow cell, or none. `original` holds the author's stored outputs. */
+export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell: number): Promise<Patch | undefined> {
+  // Cells inserted or removed since (structural edits) would misalign the stored outputs.
+  if (nb.cells.length !== original.cells.length) return undefined;
+  const cells = await parseNotebookCells(nb);
+  try {
+    const slow = cells.find((c) => c.index === slowCell);
+    if (!slow) return undefined;
+    const evidence = evidenceText(original, cells, slowCell);
+    if (!evidence.trim()) return undefined;
+    const edits = new Map<number, TextEdit[]>();
+    const counts: string[] = [];
+    for (const g of gridsRun(cells, slow)) {
+      if (g.dicts.length === 1 && g.node.type === 'dictionary') {
+        const pin = pinDict(gridPairs(g.node)!, evidence);
+        if (!pin) continue;
+        for (const e of pin.edits) addCellEdit(edits, g.cell.index, e);
+        counts.push(`${pin.before} -> ${pin.after}`);
+        continue;
+      }
+      // A list of grids: the grids the evidence covers, each pinned; the others not run.
+      const kept: string[] = [];
+      let before = 0, after = 0;
+      for (const d of g.dicts) {
+        const pairs = gridPairs(d)!;
+        const size = pairs.reduce((s, p) => s * Math.max(1, p.value.namedChildren.filter((c) => c && c.type !== 'comment').length), 1);
+        before += size;
+        const pin = pinDict(pairs, evidence);
+        const covered = pin ?? (pairs.every((p) => printedValues(evidence, p.key).length) ? { edits: [], before: size, after: size } : undefined);
+        if (!covered) continue;
+        after += covered.after;
+        const shifted = covered.edits.map((e) => ({ ...e, start: e.start - d.startIndex, end: e.end - d.startIndex }));
+        kept.push(applyTextEdits(d.text, shifted));
+      }
+      if (!kept.length || after >= before) continue;
+      addCellEdit(edits, g.cell.index, replaceNode(g.node, `[${kept.join(', ')}]`));
+      counts.push(`${before} -> ${after}`);
+    }
+    if (!edits.size) return undefined;
+    const changed = [...edits.keys()].sort((a, b) => a - b);
+    return {
+      fixType: 'runtime-reduction',
+      source: { kind: 'rule', ruleIds: [SEARCH_PIN_RULE] },
+      edits: cellReplacements(nb, edits),
+      summary: `the search run by cell ${slowCell} restricted to the candidates its stored outputs name (candidates ${counts.join(', ')}; in cells ${changed.join(', ')}); the others were not re-scored`,
+    };
+  } finally {
+    disposeCells(cells);
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Notebook } from '../../../src/core/notebook.js';
+import { printedValues, searchPinPatch, storedResultText } from '../../../src/fixers/rules/runtime-search-pin.js';
+import { notebookOf } from './support.js';
+
+/** The notebook with stored outputs: stdout text or an execute_result's text/plain per cell. */
+function withOutputs(nb: Notebook, outs: Record<number, { stdout?: string; result?: string; stderr?: string }>): Notebook {
+  const copy: Notebook = JSON.parse(JSON.stringify(nb));
+  for (const [i, o] of Object.entries(outs)) {
+    const cell = copy.cells[Number(i)] as any;
+    cell.outputs = [
+      ...(o.stdout ? [{ output_type: 'stream', name: 'stdout', text: o.stdout }] : []),
+      ...(o.stderr ? [{ output_type: 'stream', name: 'stderr', text: o.stderr }] : []),
+      ...(o.result ? [{ output_type: 'execute_result', execution_count: 1, metadata: {}, data: { 'text/plain': o.result } }] : []),
+    ];
+  }
+  return copy;
+}
+
+const sources = (p: Awaited<ReturnType<typeof searchPinPatch>>) => p?.edits.map((e: any) => [e.cell, e.newSource]);
+
+describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
+  it("a grid literal given to GridSearchCV, best_params_ printed by the next cell: each key keeps the printed value, in the author's spelling", async () => {
+    const cells = [
+      "params = {'C': [1, 10, 100], 'kernel': ['linear', 'rbf'], 'gamma': [0.001, 0.0001]}\nsearch = GridSearchCV(SVC(), params, cv=10)\nsearch.fit(X, y)",
+      'search.best_params_',
+      'print(search.best_score_)',
+    ];
+    const original = withOutputs(notebookOf(cells), { 1: { result: "{'C': 10, 'gamma': 0.001, 'kernel': 'rbf'}" }, 2: { stdout: '0.8123\n' } });
+    const p = await searchPinPatch(notebookOf(cells), original, 0);
+    assert.ok(p);
+    assert.equal(p.fixType, 'runtime-reduction');
+    assert.deepEqual(p.source, { kind: 'rule', ruleIds: ['sklearn-search-pin-stored-best'] });
+    assert.deepEqual(sources(p), [[0, "params = {'C': [10], 'kernel': ['rbf'], 'gamma': [0.001]}\nsearch = GridSearchCV(SVC(), params, cv=10)\nsearch.fit(X, y)"]]);
+    assert.match(p.summary, /12 -> 1/);
+  });
+
+  it("a best_estimator_ repr (key=value) pins a computed grid to the printed value; a SearchCV repr's base-estimator defaults are not evidence", async () => {
+    const cells = [
+      "hyper = {'n_estimators': list(range(100, 1100, 100)), 'learning_rate': [0.05, 0.2, 0.6]}\ngd = GridSearchCV(estimator=AdaBoostClassifier(), param_grid=hyper, cv=10)\ngd.fit(X, y)\nprint(gd.best_score_)\nprint(gd.best_estimator_)",
+    ];
+    const original = withOutputs(notebookOf(cells), { 0: { stdout: "0.817\nAdaBoostClassifier(algorithm='SAMME.R', base_estimator=None,\n          learning_rate=0.6, n_estimators=400, random_state=None)\n", result: 'GridSearchCV(cv=10, estimator=AdaBoostClassifier(learning_rate=1.0, n_estimators=50))' } });
+    const p = await searchPinPatch(notebookOf(cells), original, 0);
+    assert.deepEqual(sources(p), [[0, "hyper = {'n_estimators': [400], 'learning_rate': [0.6]}\ngd = GridSearchCV(estimator=AdaBoostClassifier(), param_grid=hyper, cv=10)\ngd.fit(X, y)\nprint(gd.best_score_)\nprint(gd.best_estimator_)"]]);
+  });
+
+  it('a grid literal handed to a notebook function that runs the search (defined in an earlier cell), np.logspace printed in the old float repr (written as the same float, shortest form)', async () => {
+    const cells = [
+      'def train_test_model(model, grid, X, y):\n    s = GridSearchCV(model, grid, cv=5)\n    s.fit(X, y)\n    print("Optimized parameters:", s.best_params_)\n    return s',
+      "svc = train_test_model(SVC(random_state=0), {'C': [0.01, 0.1, 1, 10], 'gamma': np.logspace(-9, 3, 13), 'kernel': ['rbf', 'linear']}, X, y)",
+    ];
+    const original = withOutputs(notebookOf(cells), { 1: { stdout: "Optimized parameters: {'C': 1, 'gamma': 0.10000000000000001, 'kernel': 'rbf'}\nModel accuracy: 80.00%\n" } });
+    const p = await searchPinPatch(notebookOf(cells), original, 1);
+    assert.deepEqual(sources(p), [[1, "svc = train_test_model(SVC(random_state=0), {'C': [1], 'gamma': [0.1], 'kernel': ['rbf']}, X, y)"]]);
+  });
+
+  it('a grid inside a function defined in an earlier cell, which the slow cell calls; the result shown as the cell value', async () => {
+    const cells = [
+      "def best_param_selection(X, y, nfolds):\n    param_grid = {'C': [1, 10], 'gamma': [0.1, 1]}\n    grid_search = GridSearchCV(SVC(kernel='rbf'), param_grid, cv=nfolds)\n    grid_search.fit(X, y)\n    return grid_search.best_params_",
+      'best_param_selection(X_train, y_train, 10)',
+    ];
+    const original = withOutputs(notebookOf(cells), { 1: { result: "{'C': 1, 'gamma': 0.1}" } });
+    const p = await searchPinPatch(notebookOf(cells), original, 1);
+    assert.deepEqual(sources(p), [[0, "def best_param_selection(X, y, nfolds):\n    param_grid = {'C': [1], 'gamma': [0.1]}\n    grid_search = GridSearchCV(SVC(kernel='rbf'), param_grid, cv=nfolds)\n    grid_search.fit(X, y)\n    return grid_search.best_params_"]]);
+  });
+
+  it('a ranked report of several candidates keeps every printed value of each key (the top candidates stay in the grid)', async () => {
+    const cells = ["grid = {'max_depth': [1, 2, 4, None], 'n_estimators': [30, 50, 100]}\ngs = GridSearchCV(clf, param_grid=grid)\ngs.fit(X, y)\nreport(gs.cv_results_)"];
+    const original = withOutputs(notebookOf(cells), { 0: { stdout: "Model with rank: 1\nParameters: {'max_depth': None, 'n_estimators': 100}\nModel with rank: 2\nParameters: {'max_depth': 4, 'n_estimators': 100}\n" } });
+    const p = await searchPinPatch(notebookOf(cells), original, 0);
+    assert.deepEqual(sources(p), [[0, "grid = {'max_depth': [4, None], 'n_estimators': [100]}\ngs = GridSearchCV(clf, param_grid=grid)\ngs.fit(X, y)\nreport(gs.cv_results_)"]]);
+  });
+
+  it('a list of grids: the grids the evidence covers are kept (pinned), the others not run', async () => {
+    const cells = ["Cs = [1, 10, 100]\ngrid = [{'kernel': ['rbf', 'linear'], 'C': Cs}, {'kernel': ['poly'], 'C': Cs, 'degree': [3, 4, 5]}]\nsvm = GridSearchCV(SVC(), grid, cv=5)\nsvm.fit(X, y)", 'print(svm.best_params_)'];
+    const original = withOutputs(notebookOf(cells), { 1: { stdout: "{'C': 10, 'kernel': 'rbf'}\n" } });
+    const p = await searchPinPatch(notebookOf(cells), original, 0);
+    assert.deepEqual(sources(p), [[0, "Cs = [1, 10, 100]\ngrid = [{'kernel': ['rbf'], 'C': [10]}]\nsvm = GridSearchCV(SVC(), grid, cv=5)\nsvm.fit(X, y)"]]);
+  });
+
+  it('no patch: a key nothing printed, a printed value not in the grid, a dict no search receives, or another search’s output', async () => {
+    const search = "grid = {'C': [1, 10], 'gamma': [0.1, 1]}\ns = GridSearchCV(SVC(), grid).fit(X, y)";
+    // gamma never printed
+    assert.equal(await searchPinPatch(notebookOf([search]), withOutputs(notebookOf([search]), { 0: { stdout: "best C: {'C': 10}\n" } }), 0), undefined);
+    // a value outside the grid
+    assert.equal(await searchPinPatch(notebookOf([search]), withOutputs(notebookOf([search]), { 0: { stdout: "{'C': 5, 'gamma': 0.1}\n" } }), 0), undefined);
+    // not a grid: a frame's columns
+    const frame = ["sub = pd.DataFrame({'PassengerId': ids, 'Survived': [0, 1]})\nsub.to_csv('s.csv')"];
+    assert.equal(await searchPinPatch(notebookOf(frame), withOutputs(notebookOf(frame), { 0: { stdout: "{'PassengerId': 1, 'Survived': 0}\n" } }), 0), undefined);
+    // the next cell runs another search: its printed parameters are not this one's
+    const two = [search, "grid2 = {'C': [1, 10], 'gamma': [0.1, 1]}\ns2 = GridSearchCV(LinearSVC(), grid2).fit(X, y)\nprint(s2.best_params_)"];
+    assert.equal(await searchPinPatch(notebookOf(two), withOutputs(notebookOf(two), { 1: { stdout: "{'C': 10, 'gamma': 0.1}\n" } }), 0), undefined);
+    // stderr is not evidence
+    assert.equal(await searchPinPatch(notebookOf([search]), withOutputs(notebookOf([search]), { 0: { stderr: "{'C': 10, 'gamma': 0.1}\n" } }), 0), undefined);
+  });
+
+  it('printedValues reads dict and keyword forms, numpy-wrapped scalars, and not a longer key that ends the same', () => {
+    assert.deepEqual(printedValues("{'C': np.float64(0.5), 'kernel': 'rbf'}", 'C'), [{ kind: 'num', v: 0.5 }]);
+    assert.deepEqual(printedValues('SVC(C=10, kernel="rbf")', 'kernel'), [{ kind: 'str', v: 'rbf' }]);
+    assert.deepEqual(printedValues('LogisticRegression(max_C=3)', 'C'), []);
+    assert.deepEqual(printedValues("{'max_depth': None}", 'max_depth'), [{ kind: 'const', v: 'None' }]);
+    assert.equal(storedResultText(withOutputs(notebookOf(['x']), { 0: { result: 'GridSearchCV(estimator=SVC(C=1.0))' } }).cells[0]), '');
+  });
+});
