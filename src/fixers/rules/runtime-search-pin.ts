@@ -71,7 +71,7 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The text a code cell's stored outputs show (stdout, results and displays; not stderr, not errors, not search reprs). */
+/** The text a code cell's stored outputs show (stdout, results and displays; not stderr, errors, search reprs or `[CV]` log lines). */
 export function storedResultText(cell: Notebook['cells'][number] | undefined): string {
   if (!cell || cell.cell_type !== 'code') return '';
   const parts: string[] = [];
@@ -81,7 +81,8 @@ export function storedResultText(cell: Notebook['cells'][number] | undefined): s
     else if (o.output_type === 'execute_result' || o.output_type === 'display_data') t = sourceText(o.data['text/plain'] as string | string[] | undefined);
     // A search's own repr lists its grid and its base estimator's defaults, not what it found.
     if (/^\s*\w*SearchCV\(/.test(t)) continue;
-    if (t) parts.push(t);
+    // A verbose search's per-fit lines name every candidate tried, not the one found.
+    if (t) parts.push(t.split('\n').filter((l) => !/^\s*\[CV\b/.test(l)).join('\n'));
   }
   return parts.join('\n');
 }
@@ -121,6 +122,7 @@ function gridPairs(dict: SyntaxNode): Array<{ key: string; value: SyntaxNode }> 
 
 /** The edits that restrict one grid dict to the printed values, or undefined when a key has no evidence or nothing shrinks. */
 function pinDict(pairs: ReadonlyArray<{ key: string; value: SyntaxNode }>, evidence: string): { edits: TextEdit[]; before: number; after: number } | undefined {
+  // `before` is NaN when a computed grid's size is not known from the source.
   const edits: TextEdit[] = [];
   let before = 1, after = 1;
   for (const { key, value } of pairs) {
@@ -138,10 +140,19 @@ function pinDict(pairs: ReadonlyArray<{ key: string; value: SyntaxNode }>, evide
     }
     if (literal && elems.length <= 1) continue; // `[seed]`: one candidate already
     // A computed grid (np.logspace(...), a name, a distribution): the printed values, as printed.
-    before *= Math.max(2, elems.length); after *= printed.length;
+    before = NaN; after *= printed.length;
     edits.push(replaceNode(value, `[${printed.map(scalarSource).join(', ')}]`));
   }
-  return edits.length && after < before ? { edits, before, after } : undefined;
+  return edits.length && (Number.isNaN(before) || after < before) ? { edits, before, after } : undefined;
+}
+
+/** The number of candidates of one grid dict, NaN when a value is computed (a name, a call). */
+function gridSize(pairs: ReadonlyArray<{ value: SyntaxNode }>): number {
+  return pairs.reduce((n, { value }) => n * (value.type === 'list' || value.type === 'tuple' ? value.namedChildren.filter((c) => c && c.type !== 'comment').length : NaN), 1);
+}
+
+function size(n: number): string {
+  return Number.isNaN(n) ? '?' : String(n);
 }
 
 function scalarSource(s: Scalar): string {
@@ -149,8 +160,13 @@ function scalarSource(s: Scalar): string {
   return String(s.v);
 }
 
-/** A grid whose dict (or list of dicts) reaches a search, and the node to rewrite. */
-interface Grid { cell: ParsedCell; node: SyntaxNode; dicts: SyntaxNode[] }
+/**
+ * A grid a search the slow cell runs receives: its literal (`dicts`: one dict, or a list of dicts),
+ * and where to write the restricted grid (`at`, in `cell`): the literal itself when the search call
+ * holds it, else the name the call receives (so the grid's other uses, a print of it, another
+ * search, keep the author's grid).
+ */
+interface Grid { cell: ParsedCell; literal: SyntaxNode; dicts: SyntaxNode[]; at: SyntaxNode }
 
 function gridOf(node: SyntaxNode): SyntaxNode[] | undefined {
   if (node.type === 'dictionary') return gridPairs(node) ? [node] : undefined;
@@ -161,14 +177,49 @@ function gridOf(node: SyntaxNode): SyntaxNode[] | undefined {
   return undefined;
 }
 
+function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
+  for (let n: SyntaxNode | null = node.parent; n; n = n.parent) if (n.type === 'function_definition') return n;
+  return undefined;
+}
+
+/** The name a statement binds its call's result to (`gs = GridSearchCV(...)`, `gs = GridSearchCV(...).fit(X, y)`). */
+function boundName(call: SyntaxNode): string | undefined {
+  let n: SyntaxNode | null = call;
+  while (n?.parent && (n.parent.type === 'attribute' || n.parent.type === 'call')) n = n.parent;
+  const asg = n?.parent;
+  if (asg?.type !== 'assignment' || !sameNode(asg.childForFieldName('right'), n)) return undefined;
+  const left = asg.childForFieldName('left');
+  return left?.type === 'identifier' ? left.text : undefined;
+}
+
+/** The grid literal `name` holds where `call` reads it: the last `name = <grid>` before it, in its function or at top level. */
+function resolveName(cells: readonly ParsedCell[], cell: ParsedCell, call: SyntaxNode, name: string): SyntaxNode | undefined {
+  const fn = enclosingFunction(call);
+  let found: SyntaxNode | undefined;
+  for (const c of cells) {
+    if (c.index > cell.index) break;
+    if (fn && c !== cell) continue;
+    for (const asg of c.idx.byType.get('assignment')) {
+      if (asg.childForFieldName('left')?.text !== name) continue;
+      if (c === cell && asg.startIndex >= call.startIndex) continue;
+      const inner = enclosingFunction(asg);
+      if (fn ? !(inner && sameNode(inner, fn)) : !!inner) continue;
+      const right = asg.childForFieldName('right');
+      found = right && gridOf(right) ? right : undefined;
+    }
+  }
+  return found;
+}
+
 /**
- * The grids the slow cell runs: literals given to a search call (or to a notebook function that runs
- * one), literals bound to a name such a call receives, and literals inside a function that runs a
- * search; in the slow cell, or in an earlier cell that defines a name the slow cell uses.
+ * The grids the slow cell runs. A search call (a `*SearchCV`, or a notebook function whose body
+ * runs one) is run by the slow cell when it is in it, when its result is bound to a name the slow
+ * cell uses (built above, fitted here), or when it sits in a function the slow cell calls. Its
+ * arguments that are grid literals, or names bound to one, are its grids.
  */
 function gridsRun(cells: readonly ParsedCell[], slow: ParsedCell): Grid[] {
   const upTo = cells.filter((c) => c.index <= slow.index);
-  const used = new Set(slow.idx.byType.get('call').map(callName).filter((n): n is string => !!n));
+  const used = new Set<string>();
   for (const id of slow.tree.rootNode.descendantsOfType('identifier')) if (id) used.add(id.text);
   const searchFns = new Set<string>();
   for (const c of upTo) {
@@ -176,51 +227,25 @@ function gridsRun(cells: readonly ParsedCell[], slow: ParsedCell): Grid[] {
       if (f.descendantsOfType('call').some((k) => !!k && SEARCH_CALL.test(callName(k) ?? ''))) searchFns.add(f.childForFieldName('name')?.text ?? '');
     }
   }
-  const runsSearch = (call: SyntaxNode): boolean => {
-    const n = callName(call) ?? '';
-    return SEARCH_CALL.test(n) || searchFns.has(n);
-  };
-  // Names handed to a search (or a search-running function) anywhere up to the slow cell.
-  const handed = new Set<string>();
+  const grids: Grid[] = [];
   for (const c of upTo) {
     for (const call of c.idx.byType.get('call')) {
-      if (!runsSearch(call)) continue;
+      const name = callName(call) ?? '';
+      if (!SEARCH_CALL.test(name) && !searchFns.has(name)) continue;
+      const fn = enclosingFunction(call);
+      const bound = boundName(call);
+      const run = c === slow || (!!bound && used.has(bound)) || (!!fn && used.has(fn.childForFieldName('name')?.text ?? ''));
+      if (!run) continue;
       for (const a of call.childForFieldName('arguments')?.namedChildren ?? []) {
         const v = a?.type === 'keyword_argument' ? a.childForFieldName('value') : a;
-        if (v?.type === 'identifier') handed.add(v.text);
+        if (!v) continue;
+        const literal = v.type === 'identifier' ? resolveName(cells, c, call, v.text) : gridOf(v) ? v : undefined;
+        const dicts = literal && gridOf(literal);
+        if (literal && dicts) grids.push({ cell: c, literal, dicts, at: v });
       }
     }
   }
-  const grids: Grid[] = [];
-  for (const c of upTo) {
-    const inSlow = c.index === slow.index;
-    for (const node of [...c.tree.rootNode.descendantsOfType('dictionary'), ...c.tree.rootNode.descendantsOfType('list')]) {
-      if (!node) continue;
-      // The outermost grid only: a dict inside a list of grids is handled with its list.
-      if (node.type === 'dictionary' && node.parent?.type === 'list' && gridOf(node.parent)) continue;
-      const dicts = gridOf(node);
-      if (!dicts) continue;
-      if (reachesSearch(node, runsSearch, handed, used, inSlow)) grids.push({ cell: c, node, dicts });
-    }
-  }
   return grids;
-}
-
-function reachesSearch(node: SyntaxNode, runsSearch: (call: SyntaxNode) => boolean, handed: ReadonlySet<string>, used: ReadonlySet<string>, inSlow: boolean): boolean {
-  let parent = node.parent;
-  if (parent?.type === 'keyword_argument') parent = parent.parent;
-  if (parent?.type === 'argument_list' && parent.parent?.type === 'call' && runsSearch(parent.parent)) return inSlow;
-  const asg = node.parent;
-  const name = asg?.type === 'assignment' && sameNode(asg.childForFieldName('right'), node) ? asg.childForFieldName('left') : undefined;
-  const bound = name?.type === 'identifier' ? name.text : undefined;
-  // Inside a function that runs a search: the slow cell must call it.
-  for (let n: SyntaxNode | null = node.parent; n; n = n.parent) {
-    if (n.type === 'function_definition') {
-      const fn = n.childForFieldName('name')?.text ?? '';
-      return (inSlow || used.has(fn)) && n.descendantsOfType('call').some((k) => !!k && runsSearch(k));
-    }
-  }
-  return !!bound && handed.has(bound) && (inSlow || used.has(bound));
 }
 
 /** The code cells from `slow` on whose stored outputs may show its search's result. */
@@ -233,6 +258,22 @@ function evidenceText(original: Notebook, cells: readonly ParsedCell[], slow: nu
     texts.push(storedResultText(original.cells[c.index]));
   }
   return texts.join('\n');
+}
+
+/** A node's text with edits (offsets in its cell) applied. */
+function withEdits(node: SyntaxNode, edits: readonly TextEdit[]): string {
+  return applyTextEdits(node.text, edits.map((e) => ({ ...e, start: e.start - node.startIndex, end: e.end - node.startIndex })));
+}
+
+/** A grid dict's pairs on one line, with the edits of its values applied (written at a call site). */
+function compactDict(dict: SyntaxNode, edits: readonly TextEdit[]): string {
+  const pairs = gridPairs(dict)!.map(({ value }) => {
+    const pair = value.parent!;
+    const key = pair.childForFieldName('key')!.text;
+    const e = edits.find((x) => x.start === value.startIndex && x.end === value.endIndex);
+    return `${key}: ${e ? e.text : value.text}`;
+  });
+  return `{${pairs.join(', ')}}`;
 }
 
 /** The search-pin patch for the slow cell, or none. `original` holds the author's stored outputs. */
@@ -248,11 +289,13 @@ export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell:
     const edits = new Map<number, TextEdit[]>();
     const counts: string[] = [];
     for (const g of gridsRun(cells, slow)) {
-      if (g.dicts.length === 1 && g.node.type === 'dictionary') {
-        const pin = pinDict(gridPairs(g.node)!, evidence);
+      const inPlace = sameNode(g.at, g.literal);
+      if (g.dicts.length === 1 && g.literal.type === 'dictionary') {
+        const pin = pinDict(gridPairs(g.literal)!, evidence);
         if (!pin) continue;
-        for (const e of pin.edits) addCellEdit(edits, g.cell.index, e);
-        counts.push(`${pin.before} -> ${pin.after}`);
+        if (inPlace) for (const e of pin.edits) addCellEdit(edits, g.cell.index, e);
+        else addCellEdit(edits, g.cell.index, replaceNode(g.at, compactDict(g.literal, pin.edits)));
+        counts.push(`${size(pin.before)} -> ${pin.after}`);
         continue;
       }
       // A list of grids: the grids the evidence covers, each pinned; the others not run.
@@ -260,18 +303,17 @@ export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell:
       let before = 0, after = 0;
       for (const d of g.dicts) {
         const pairs = gridPairs(d)!;
-        const size = pairs.reduce((s, p) => s * Math.max(1, p.value.namedChildren.filter((c) => c && c.type !== 'comment').length), 1);
+        const size = gridSize(pairs);
         before += size;
         const pin = pinDict(pairs, evidence);
         const covered = pin ?? (pairs.every((p) => printedValues(evidence, p.key).length) ? { edits: [], before: size, after: size } : undefined);
         if (!covered) continue;
         after += covered.after;
-        const shifted = covered.edits.map((e) => ({ ...e, start: e.start - d.startIndex, end: e.end - d.startIndex }));
-        kept.push(applyTextEdits(d.text, shifted));
+        kept.push(inPlace ? withEdits(d, covered.edits) : compactDict(d, covered.edits));
       }
-      if (!kept.length || after >= before) continue;
-      addCellEdit(edits, g.cell.index, replaceNode(g.node, `[${kept.join(', ')}]`));
-      counts.push(`${before} -> ${after}`);
+      if (!kept.length || after >= before) continue; // (NaN when a size is computed: the comparison is false)
+      addCellEdit(edits, g.cell.index, replaceNode(g.at, `[${kept.join(', ')}]`));
+      counts.push(`${size(before)} -> ${after}`);
     }
     if (!edits.size) return undefined;
     const changed = [...edits.keys()].sort((a, b) => a - b);

@@ -21,7 +21,7 @@ function withOutputs(nb: Notebook, outs: Record<number, { stdout?: string; resul
 const sources = (p: Awaited<ReturnType<typeof searchPinPatch>>) => p?.edits.map((e: any) => [e.cell, e.newSource]);
 
 describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
-  it("a grid literal given to GridSearchCV, best_params_ printed by the next cell: each key keeps the printed value, in the author's spelling", async () => {
+  it("a grid bound to a name, given to GridSearchCV, best_params_ printed by the next cell: the search receives the grid with each key's printed value, in the author's spelling; the name keeps the author's grid", async () => {
     const cells = [
       "params = {'C': [1, 10, 100], 'kernel': ['linear', 'rbf'], 'gamma': [0.001, 0.0001]}\nsearch = GridSearchCV(SVC(), params, cv=10)\nsearch.fit(X, y)",
       'search.best_params_',
@@ -32,7 +32,7 @@ describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
     assert.ok(p);
     assert.equal(p.fixType, 'runtime-reduction');
     assert.deepEqual(p.source, { kind: 'rule', ruleIds: ['sklearn-search-pin-stored-best'] });
-    assert.deepEqual(sources(p), [[0, "params = {'C': [10], 'kernel': ['rbf'], 'gamma': [0.001]}\nsearch = GridSearchCV(SVC(), params, cv=10)\nsearch.fit(X, y)"]]);
+    assert.deepEqual(sources(p), [[0, "params = {'C': [1, 10, 100], 'kernel': ['linear', 'rbf'], 'gamma': [0.001, 0.0001]}\nsearch = GridSearchCV(SVC(), {'C': [10], 'kernel': ['rbf'], 'gamma': [0.001]}, cv=10)\nsearch.fit(X, y)"]]);
     assert.match(p.summary, /12 -> 1/);
   });
 
@@ -42,7 +42,7 @@ describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
     ];
     const original = withOutputs(notebookOf(cells), { 0: { stdout: "0.817\nAdaBoostClassifier(algorithm='SAMME.R', base_estimator=None,\n          learning_rate=0.6, n_estimators=400, random_state=None)\n", result: 'GridSearchCV(cv=10, estimator=AdaBoostClassifier(learning_rate=1.0, n_estimators=50))' } });
     const p = await searchPinPatch(notebookOf(cells), original, 0);
-    assert.deepEqual(sources(p), [[0, "hyper = {'n_estimators': [400], 'learning_rate': [0.6]}\ngd = GridSearchCV(estimator=AdaBoostClassifier(), param_grid=hyper, cv=10)\ngd.fit(X, y)\nprint(gd.best_score_)\nprint(gd.best_estimator_)"]]);
+    assert.deepEqual(sources(p), [[0, "hyper = {'n_estimators': list(range(100, 1100, 100)), 'learning_rate': [0.05, 0.2, 0.6]}\ngd = GridSearchCV(estimator=AdaBoostClassifier(), param_grid={'n_estimators': [400], 'learning_rate': [0.6]}, cv=10)\ngd.fit(X, y)\nprint(gd.best_score_)\nprint(gd.best_estimator_)"]]);
   });
 
   it('a grid literal handed to a notebook function that runs the search (defined in an earlier cell), np.logspace printed in the old float repr (written as the same float, shortest form)', async () => {
@@ -62,21 +62,36 @@ describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
     ];
     const original = withOutputs(notebookOf(cells), { 1: { result: "{'C': 1, 'gamma': 0.1}" } });
     const p = await searchPinPatch(notebookOf(cells), original, 1);
-    assert.deepEqual(sources(p), [[0, "def best_param_selection(X, y, nfolds):\n    param_grid = {'C': [1], 'gamma': [0.1]}\n    grid_search = GridSearchCV(SVC(kernel='rbf'), param_grid, cv=nfolds)\n    grid_search.fit(X, y)\n    return grid_search.best_params_"]]);
+    assert.deepEqual(sources(p), [[0, "def best_param_selection(X, y, nfolds):\n    param_grid = {'C': [1, 10], 'gamma': [0.1, 1]}\n    grid_search = GridSearchCV(SVC(kernel='rbf'), {'C': [1], 'gamma': [0.1]}, cv=nfolds)\n    grid_search.fit(X, y)\n    return grid_search.best_params_"]]);
   });
 
   it('a ranked report of several candidates keeps every printed value of each key (the top candidates stay in the grid)', async () => {
     const cells = ["grid = {'max_depth': [1, 2, 4, None], 'n_estimators': [30, 50, 100]}\ngs = GridSearchCV(clf, param_grid=grid)\ngs.fit(X, y)\nreport(gs.cv_results_)"];
     const original = withOutputs(notebookOf(cells), { 0: { stdout: "Model with rank: 1\nParameters: {'max_depth': None, 'n_estimators': 100}\nModel with rank: 2\nParameters: {'max_depth': 4, 'n_estimators': 100}\n" } });
     const p = await searchPinPatch(notebookOf(cells), original, 0);
-    assert.deepEqual(sources(p), [[0, "grid = {'max_depth': [4, None], 'n_estimators': [100]}\ngs = GridSearchCV(clf, param_grid=grid)\ngs.fit(X, y)\nreport(gs.cv_results_)"]]);
+    assert.deepEqual(sources(p), [[0, "grid = {'max_depth': [1, 2, 4, None], 'n_estimators': [30, 50, 100]}\ngs = GridSearchCV(clf, param_grid={'max_depth': [4, None], 'n_estimators': [100]})\ngs.fit(X, y)\nreport(gs.cv_results_)"]]);
   });
 
   it('a list of grids: the grids the evidence covers are kept (pinned), the others not run', async () => {
     const cells = ["Cs = [1, 10, 100]\ngrid = [{'kernel': ['rbf', 'linear'], 'C': Cs}, {'kernel': ['poly'], 'C': Cs, 'degree': [3, 4, 5]}]\nsvm = GridSearchCV(SVC(), grid, cv=5)\nsvm.fit(X, y)", 'print(svm.best_params_)'];
     const original = withOutputs(notebookOf(cells), { 1: { stdout: "{'C': 10, 'kernel': 'rbf'}\n" } });
     const p = await searchPinPatch(notebookOf(cells), original, 0);
-    assert.deepEqual(sources(p), [[0, "Cs = [1, 10, 100]\ngrid = [{'kernel': ['rbf'], 'C': [10]}]\nsvm = GridSearchCV(SVC(), grid, cv=5)\nsvm.fit(X, y)"]]);
+    assert.deepEqual(sources(p), [[0, "Cs = [1, 10, 100]\ngrid = [{'kernel': ['rbf', 'linear'], 'C': Cs}, {'kernel': ['poly'], 'C': Cs, 'degree': [3, 4, 5]}]\nsvm = GridSearchCV(SVC(), [{'kernel': ['rbf'], 'C': [10]}], cv=5)\nsvm.fit(X, y)"]]);
+  });
+
+  it("a search built in an earlier cell and fitted in the slow cell; a verbose log's [CV] lines (every candidate tried) are not evidence; a computed grid's size is unknown", async () => {
+    const cells = [
+      "Cs = [1, 10, 100, 1000]\nsvm = GridSearchCV(SVC(), {'kernel': ['rbf', 'linear'], 'C': Cs}, cv=5, verbose=3)",
+      'svm.fit(X, y)',
+      'svm.best_params_',
+    ];
+    const original = withOutputs(notebookOf(cells), {
+      1: { stdout: '[CV] kernel=rbf, C=1 ....\n[CV] ..... kernel=linear, C=10, score=0.62, total=   8.7s\n' },
+      2: { result: "{'C': 1000, 'kernel': 'rbf'}" },
+    });
+    const p = await searchPinPatch(notebookOf(cells), original, 1);
+    assert.deepEqual(sources(p), [[0, "Cs = [1, 10, 100, 1000]\nsvm = GridSearchCV(SVC(), {'kernel': ['rbf'], 'C': [1000]}, cv=5, verbose=3)"]]);
+    assert.match(p!.summary, /candidates \? -> 1; in cells 0/);
   });
 
   it('no patch: a key nothing printed, a printed value not in the grid, a dict no search receives, or another search’s output', async () => {
