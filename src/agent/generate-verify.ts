@@ -24,6 +24,12 @@ export interface Candidate {
   patch: Patch;
   label: string;
   order?: number[];
+  /**
+   * Kept only when its run agrees with the stored outputs: a guess the code alone does not support
+   * (a data file chosen for a name that says nothing about which file), which only the author's
+   * printed results can confirm; a run that merely gets further is no evidence for it.
+   */
+  needsAgreement?: boolean;
 }
 
 /** How a trial ended, best first: kept at once, kept as a fallback, or rejected. */
@@ -73,7 +79,8 @@ export interface VerifyResult<S> {
 
 /**
  * Try candidates in order; keep the first that agrees, else the best-ranked fallback that made
- * progress (a later error or drift is still progress over the same error), else none.
+ * progress (a later error or drift is still progress over the same error), else none. A candidate
+ * that needs agreement is never a fallback.
  */
 export async function generateAndVerify<S>(
   candidates: readonly Candidate[],
@@ -104,7 +111,8 @@ export async function generateAndVerify<S>(
     trials.push({ index, label: candidate.label, summary: candidate.patch.summary, outcome, kept: false });
     const better = !best || RANK_ORDER.indexOf(outcome.rank) < RANK_ORDER.indexOf(best.outcome.rank)
       || (outcome.rank === best.outcome.rank && outcome.reached > best.outcome.reached);
-    if (outcome.rank !== 'same-error' && better) best = { candidate, state, outcome, index };
+    const eligible = candidate.needsAgreement ? outcome.rank === 'agrees' : outcome.rank !== 'same-error';
+    if (eligible && better) best = { candidate, state, outcome, index };
     // Agreeing and running to the end settles it; agreeing but failing later, another candidate may get further.
     if (outcome.rank === 'agrees' && outcome.reached === Infinity) break;
   }

@@ -78,7 +78,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
   // Last of the error-built candidates: dropping a plot option is the least faithful of them.
   for (const c of await plotKeywordPatches(inp.notebook, inp.cell, inp.error, frames)) out.push(c);
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
-    out.push({ patch: c.patch, label: c.label });
+    out.push({ patch: c.patch, label: c.label, ...(c.needsAgreement ? { needsAgreement: true } : {}) });
   }
   if (inp.error.ename === 'NameError') {
     // The author ran a later cell first (stored execution counts): run it first too.

@@ -67,6 +67,25 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.equal(fix.candidates?.[0].label, 'train.csv');
   });
 
+  it("a file named only for the competition: the data file whose read agrees with the stored shape is kept (here the test data, after the training data drifts)", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\ndf = pd.read_csv('mini-comp.csv')\nprint(df.shape)",
+      'print(df.columns[-1])',
+    ]), { 0: '(2, 3)\n' });
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'data-path-from-error')!;
+    assert.deepEqual(fix.candidates?.map((c) => [c.label, c.kept]), [['train.csv', false], ['test.csv', true]]);
+  });
+
+  it('a file named only for the competition whose stored outputs no data file matches: no guess is kept, the input is named as missing', async () => {
+    const nb = withStoredOutputs(makeNotebook(["import pandas as pd\ndf = pd.read_csv('mini-comp.csv')\nprint(df.shape)"]), { 0: '(1309, 12)\n' });
+    const { report } = await modernize(nb);
+    assert.notEqual(report.verdict, 'reproduced');
+    assert.match(report.reason, /reads mini-comp.csv, which the data provided does not hold/);
+    assert.ok(!report.fixes.some((f) => f.source === 'data-path-from-error'), JSON.stringify(report.fixes.map((f) => f.source)));
+  });
+
   it('a failing import the notebook never uses is removed', async () => {
     const nb = withStoredOutputs(makeNotebook(['from pandas import DataFrame, Panel\nimport numpy as np', 'print(DataFrame({"a": [1, 2]}).shape)']), { 1: '(2, 1)\n' });
     const { report } = await modernize(nb);

@@ -29,6 +29,8 @@ export interface PathCandidate {
   patch: Patch;
   /** The data file (or directory) the candidate points at. */
   label: string;
+  /** The file name says nothing about which data file (only the competition's name): the stored outputs must confirm it. */
+  needsAgreement?: boolean;
 }
 
 /** The path a failing read or write names, from the error message. */
@@ -58,6 +60,19 @@ function tokens(name: string, competition?: string): string[] {
 
 function ext(name: string): string {
   return /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+}
+
+/**
+ * A name made only of the competition's name and words that say nothing (`titanic.csv`,
+ * `house_prices_data.csv`, `bike.csv`) may mean any data file of its kind: the ones with its
+ * extension, the training data first (a notebook's first read is nearly always it). Each is a guess
+ * that only the stored outputs of the reading cells (a shape, a head) can confirm.
+ */
+export function competitionNamedFiles(base: string, dataFiles: readonly string[], competition?: string): string[] {
+  if (!competition || !ext(base) || tokens(base, competition).length) return [];
+  const same = dataFiles.filter((f) => ext(f) === ext(base));
+  const train = (f: string) => (/(^|[^a-z])train/i.test(f.split('/').pop()!) ? 0 : 1);
+  return same.sort((a, b) => train(a) - train(b) || a.localeCompare(b));
 }
 
 /** Data files the missing name may mean, best first: exact name, then by name tokens. */
@@ -156,7 +171,9 @@ export async function missingPathPatches(
       }
     }
     const longestDir = dirs.sort((a, b) => norm(b.value).length - norm(a.value).length)[0];
-    for (const file of matches) {
+    const guesses = matches.length || !ext(base) ? [] : competitionNamedFiles(base, opts.dataFiles, opts.competition);
+    for (const file of [...matches, ...guesses]) {
+      const guess = !matches.includes(file);
       const mapped = file.split('/').pop()!;
       const edits: Array<{ l: Literal; text: string }> = [];
       for (const l of whole) edits.push({ l, text: literalText(l, `${DATA_ROOT}/${file}`) });
@@ -172,7 +189,11 @@ export async function missingPathPatches(
         }
       }
       if (!edits.length) continue;
-      out.push({ label: mapped, patch: patchOf(nb, edits, `${miss.path} -> ${DATA_ROOT}/${file}`) });
+      out.push({
+        label: mapped,
+        patch: patchOf(nb, edits, `${miss.path} -> ${DATA_ROOT}/${file}${guess ? ' (a name that does not say which data file: kept only if the stored outputs agree)' : ''}`),
+        ...(guess ? { needsAgreement: true } : {}),
+      });
     }
     // `os.chdir` into the author's folder: stay in the working dir (writes must go there; reads that
     // relied on the folder fail next and are traced to the data one by one).

@@ -30,6 +30,17 @@ describe('generateAndVerify', () => {
     assert.equal(r.lastIndex, 2);
   });
 
+  it('a candidate that needs agreement is kept only when it agrees, never as a fallback', async () => {
+    const guess = (l: string): Candidate => ({ ...cand(l), needsAgreement: true });
+    const ranks: TrialOutcome['rank'][] = ['runs-drifts', 'error-moved', 'agrees'];
+    const r = await generateAndVerify([guess('a'), cand('b'), guess('c')], async (_c, i) => ({ state: i, outcome: outcome(ranks[i]) }));
+    assert.equal(r.kept?.candidate.label, 'c');
+    const r2 = await generateAndVerify([guess('a'), cand('b')], async (_c, i) => ({ state: i, outcome: outcome(ranks[i]) }));
+    assert.equal(r2.kept?.candidate.label, 'b', 'the drifting guess is not kept; the progress of an ordinary candidate is');
+    const r3 = await generateAndVerify([guess('a')], async (_c, i) => ({ state: i, outcome: outcome('runs-drifts') }));
+    assert.equal(r3.kept, undefined);
+  });
+
   it('keeps nothing when every candidate leaves the same error', async () => {
     const r = await generateAndVerify(['a', 'b'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: outcome('same-error') }));
     assert.equal(r.kept, undefined);

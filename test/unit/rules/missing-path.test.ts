@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { missingPathPatches, matchDataFiles, missingPath } from '../../../src/fixers/rules/missing-path.js';
+import { competitionNamedFiles, missingPathPatches, matchDataFiles, missingPath } from '../../../src/fixers/rules/missing-path.js';
 import { notebookOf } from './support.js';
 
 const FILES = ['train.csv', 'test.csv', 'gender_submission.csv'];
@@ -66,6 +66,24 @@ describe('missingPathPatches', () => {
   it('nothing when no data file fits', async () => {
     const nb = notebookOf(["x = pd.read_csv('weather.csv')"]);
     assert.deepEqual(await missingPathPatches(nb, 0, fnf('weather.csv'), { dataFiles: FILES }), []);
+  });
+});
+
+describe('a file named only for the competition', () => {
+  it('every data file of its kind is a candidate, the training data first, each needing the stored outputs to agree', async () => {
+    const nb = notebookOf(["df = pd.read_csv('../input/titanic.csv')"]);
+    const cs = await missingPathPatches(nb, 0, fnf('../input/titanic.csv'), { dataFiles: FILES, competition: 'titanic' });
+    assert.deepEqual(cs.map((c) => [c.label, c.needsAgreement]), [['train.csv', true], ['gender_submission.csv', true], ['test.csv', true]]);
+    assert.equal(src(cs[0].patch, 0), "df = pd.read_csv('../input/train.csv')");
+    assert.match(cs[0].patch.summary, /kept only if the stored outputs agree/);
+  });
+  it('not for a name with words of its own, nor without a known competition; a token match needs no agreement', async () => {
+    assert.deepEqual(competitionNamedFiles('weather.csv', FILES, 'titanic'), []);
+    assert.deepEqual(competitionNamedFiles('titanic.csv', FILES), []);
+    assert.deepEqual(competitionNamedFiles('house_prices_data.csv', ['test.csv', 'train.csv', 'data_description.txt'], 'house-prices-advanced-regression-techniques'), ['train.csv', 'test.csv']);
+    const nb = notebookOf(["df = pd.read_csv('titanic_train.csv')"]);
+    const [c] = await missingPathPatches(nb, 0, fnf('titanic_train.csv'), { dataFiles: FILES, competition: 'titanic' });
+    assert.equal(c.needsAgreement, undefined);
   });
 });
 
