@@ -3,8 +3,8 @@
  * to verify. A drift: an old default the era makes certain is a patch; where the era is unknown,
  * the old defaults of the calls feeding the drifted cell are candidates, kept only if a run makes
  * the stored outputs agree. Over the time or memory budget: the era's certain old defaults up to the
- * slow cell, then n_jobs=-1 where it cannot change a result, then (verified) a search restricted to
- * the candidates the stored outputs name, and the old defaults that multiplied the work.
+ * slow cell, then (verified) a search restricted to the candidates the stored outputs name, then
+ * n_jobs=-1 where it cannot change a result, then (verified) the old defaults that multiplied the work.
  * Escalation skips the rules: they already had their turn.
  */
 import type { Notebook } from '../core/notebook.js';
@@ -49,23 +49,25 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         // are often what made the cell slow or too big for memory.
         const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), diagnosis.cell, 'runtime-reduction', p.runOrder);
         if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
+        // Each candidate below is kept only if the run then gets past the slow cell and no stored value disagrees.
+        const slow = { ename: p.state.cells.find((c) => c.index === diagnosis.cell)?.status ?? 'timeout', evalue: '' };
+        const verified = (candidates: Candidate[]): Proposal => ({ kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) });
+        // A search restricted to the candidates the author's stored outputs name: it keeps the printed
+        // results when this environment still scores them as the author's did. Tried before n_jobs:
+        // its trial re-runs from the search on far fewer fits, where n_jobs=-1 on a machine with fewer
+        // cores than the author's costs a whole budget and often stays over it; rejected, it is tried
+        // again after n_jobs (the cell then differs).
+        const pin = await searchPinPatch(notebook, d.original, diagnosis.cell);
+        const pinned = pin ? distinctCandidates([{ label: 'search restricted to the stored best', patch: pin }], p.isNew) : [];
+        if (pinned.length) return verified(pinned);
         // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all
         // cores, unless the sandbox gives the notebook one thread (an audit of as many notebooks at
         // once as there are cores): n_jobs=-1 then runs one worker, and the re-run would cost a budget for nothing.
         const patch = p.environment.threads === 1 ? undefined : await parallelizePatch(notebook, diagnosis.cell);
         if (patch && p.isNew({ label: '', patch })) return { kind: 'patch', patch };
-        // Last, where the era is unknown: the old defaults whose change multiplied the work. Each
-        // candidate is kept only if the run then gets past the slow cell and no stored value disagrees.
-        // The search restricted to the candidates the author's stored outputs name comes first: it
-        // keeps the printed results when this environment still scores them as the author's did.
-        const pin = await searchPinPatch(notebook, d.original, diagnosis.cell);
-        const grown = distinctCandidates([
-          ...(pin ? [{ label: 'search restricted to the stored best', patch: pin }] : []),
-          ...growthPinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), diagnosis.cell, p.runOrder),
-        ], p.isNew);
-        if (!grown.length) return undefined;
-        const slow = { ename: p.state.cells.find((c) => c.index === diagnosis.cell)?.status ?? 'timeout', evalue: '' };
-        return { kind: 'candidates', candidates: grown, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) };
+        // Last, where the era is unknown: the old defaults whose change multiplied the work.
+        const grown = distinctCandidates(growthPinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), diagnosis.cell, p.runOrder), p.isNew);
+        return grown.length ? verified(grown) : undefined;
       }
       if (diagnosis.fixType !== 'score-calibration') return undefined;
       const target = diagnosis.cell;
