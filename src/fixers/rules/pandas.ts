@@ -626,17 +626,41 @@ const panel = rule({
   },
 });
 
+const NESTED_RENAMER = /nested renamer is not supported/;
+
+/** One column of a groupby (a SeriesGroupBy): `df.groupby(k)['a']`, `df.groupby(k).a`, `g['a']`. */
+function isSeriesGroupBy(ctx: CellContext, node: SyntaxNode): boolean {
+  if (node.type === 'subscript') {
+    const keys = node.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
+    const v = node.childForFieldName('value');
+    return keys.length === 1 && stringValue(keys[0]) !== undefined && !!v && isGroupByExpr(ctx, v);
+  }
+  if (node.type === 'attribute') {
+    const o = node.childForFieldName('object');
+    return !!o && isGroupByExpr(ctx, o);
+  }
+  return false;
+}
+
+/** `{k: f, ...}` as the list of (name, function) pairs agg accepts: `[(k, f), ...]`. */
+function renamerPairs(dict: SyntaxNode): string | undefined {
+  const items = dict.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+  if (!items.length || items.some((p) => p.type !== 'pair')) return undefined;
+  return `[${items.map((p) => `(${p.childForFieldName('key')!.text}, ${p.childForFieldName('value')!.text})`).join(', ')}]`;
+}
+
 const nestedRenamer = rule({
   id: 'pandas-nested-renamer',
   triggers: ['agg', 'aggregate'],
   library: 'pandas',
   title: 'agg with a dict of renames',
-  old: "df.groupby('k')['v'].agg({'total': 'sum'})",
-  new: "df.groupby('k')['v'].agg(total='sum')",
+  old: "df.groupby('k')['v'].agg({'total': 'sum'}); df.groupby('k').agg({'v': {'total': 'sum'}})",
+  new: "df.groupby('k')['v'].agg(total='sum'); df.groupby('k').agg({'v': [('total', 'sum')]})",
   removedIn: '1.0',
-  errors: [err('SpecificationError', /nested renamer is not supported/)],
+  deprecatedIn: '0.20',
+  errors: [err('SpecificationError', NESTED_RENAMER)],
   link: PD10,
-  message: 'renaming through a dict in .agg() was removed in pandas 1.0; use named aggregation',
+  message: "renaming through a dict in .agg() was removed in pandas 1.0: a Series groupby's {name: func} is named aggregation (name=func); a column's {name: func} is its list of (name, func) pairs, which keeps the (column, name) MultiIndex",
   fixtures: [
     {
       before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]})\nprint(df.groupby('k')['v'].agg({'total': 'sum', 'n': 'count'}).to_dict('list'))",
@@ -645,28 +669,45 @@ const nestedRenamer = rule({
       beforeError: 'SpecificationError',
     },
     {
-      before: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]})\nprint(df.groupby('k').agg({'v': {'total': 'sum'}}).shape)",
-      manual: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1, 2, 3]})\nprint(df.groupby('k').agg(total=('v', 'sum')).shape)",
-      expect: '(2, 1)',
+      before: "import pandas as pd\ndf = pd.DataFrame({'k': ['x', 'y', 'x'], 'a': [1.0, 2.0, 3.0], 'b': [4, 5, 6]})\ng = df.groupby('k')\nr = g.agg({'a': {'total': 'sum', 'avg': 'mean'}, 'b': 'max'})\nprint(r.columns.tolist(), r.values.tolist())",
+      after: "import pandas as pd\ndf = pd.DataFrame({'k': ['x', 'y', 'x'], 'a': [1.0, 2.0, 3.0], 'b': [4, 5, 6]})\ng = df.groupby('k')\nr = g.agg({'a': [('total', 'sum'), ('avg', 'mean')], 'b': 'max'})\nprint(r.columns.tolist(), r.values.tolist())",
+      expect: "[('a', 'total'), ('a', 'avg'), ('b', 'max')] [[4.0, 2.0, 6.0], [2.0, 2.0, 5.0]]",
       beforeError: 'SpecificationError',
+    },
+    {
+      // A Series groupby the static scan cannot see (a parameter): the error names the line.
+      before: "import pandas as pd\ndef stats(col):\n    return col.agg({'total': 'sum'})\nprint(stats(pd.DataFrame({'k': [1, 1, 2], 'a': [1, 2, 3]}).groupby('k')['a']).values.tolist())",
+      after: "import pandas as pd\ndef stats(col):\n    return col.agg(total='sum')\nprint(stats(pd.DataFrame({'k': [1, 1, 2], 'a': [1, 2, 3]}).groupby('k')['a']).values.tolist())",
+      expect: '[[3], [3]]',
+      beforeError: 'SpecificationError',
+      context: { runtime: { ename: 'SpecificationError', evalue: 'nested renamer is not supported' } },
     },
   ],
   *find(ctx) {
+    const errorLine = onErrorLine(ctx, NESTED_RENAMER);
     for (const { call, recv } of ctx.methodCalls(['agg', 'aggregate'])) {
       const args = callArgs(call);
       const d = args?.positional[0];
       if (!args || !d || d.type !== 'dictionary' || args.all.length !== 1) continue;
-      const pairs = d.namedChildren.filter((p): p is SyntaxNode => !!p && p.type === 'pair');
-      if (pairs.length === 0) continue;
-      const nested = pairs.some((p) => p.childForFieldName('value')?.type === 'dictionary');
-      // SeriesGroupBy: X.groupby(...)[<one string>]
-      const seriesGb = recv.type === 'subscript' && recv.childForFieldName('subscript')?.type === 'string' &&
-        recv.childForFieldName('value')?.type === 'call' && methodCall(recv.childForFieldName('value')!)?.name === 'groupby';
-      if (nested) {
-        yield { node: call, message: "a dict of dicts in .agg() (nested renamer) was removed in pandas 1.0: use named aggregation, e.g. .agg(total=('v', 'sum')); the result has flat column names instead of a MultiIndex" };
+      const items = d.namedChildren.filter((p): p is SyntaxNode => !!p && p.type !== 'comment');
+      const pairs = items.filter((p) => p.type === 'pair');
+      if (pairs.length === 0 || pairs.length !== items.length) continue;
+      const onLine = !!errorLine && errorLine(call);
+      const frameGb = isGroupByExpr(ctx, recv);
+      const seriesGb = isSeriesGroupBy(ctx, recv) || (onLine && !frameGb);
+      const nested = pairs.filter((p) => p.childForFieldName('value')?.type === 'dictionary');
+      if (nested.length) {
+        // Each column's {name: func} becomes its list of (name, func) pairs: the same (column, name) columns.
+        const lists = nested.map((p) => renamerPairs(p.childForFieldName('value')!));
+        if ((frameGb || seriesGb || onLine) && lists.every((t) => !!t)) {
+          yield { node: call, edits: nested.map((p, i) => replaceNode(p.childForFieldName('value')!, lists[i]!)) };
+        } else {
+          yield { node: call, message: "a dict of dicts in .agg() (nested renamer) was removed in pandas 1.0: give each column a list of (name, func) pairs, e.g. .agg({'v': [('total', 'sum')]})" };
+        }
         continue;
       }
-      if (!seriesGb) continue;
+      // A renaming dict maps names to functions; a column's list of functions (or of pairs) is a frame's.
+      if (!seriesGb || pairs.some((p) => ['list', 'tuple'].includes(p.childForFieldName('value')?.type ?? ''))) continue;
       const kws: string[] = [];
       for (const p of pairs) {
         const key = stringValue(p.childForFieldName('key'));
@@ -674,8 +715,10 @@ const nestedRenamer = rule({
         if (!key || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) || !value) { kws.length = 0; break; }
         kws.push(`${key}=${value.text}`);
       }
-      if (!kws.length) { yield { node: call, message: "a dict in SeriesGroupBy.agg() (renaming) was removed in pandas 1.0: use named aggregation .agg(name=func) or .agg(func).rename(...)" }; continue; }
-      yield { node: call, edits: [replaceNode(d, kws.join(', '))] };
+      // Names that are not identifiers: the list of (name, func) pairs says the same.
+      const list = kws.length ? undefined : renamerPairs(d);
+      if (kws.length) yield { node: call, edits: [replaceNode(d, kws.join(', '))] };
+      else if (list) yield { node: call, edits: [replaceNode(d, list)] };
     }
   },
 });
