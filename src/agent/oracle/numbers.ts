@@ -232,6 +232,21 @@ export function numpy1Scalars(l: string): string {
   return l.replace(/\bnp\.(?:float|int|uint|complex|str|bytes|bool|longdouble|clongdouble)(?:\d+|_)?\(((?:[^()]|\([^()]*\))*)\)/g, '$1').replace(/\bnp\.(True|False)_/g, '$1');
 }
 
+/**
+ * scikit-learn's classification_report rows, read in today's layout. Before 0.20 its last row was
+ * "avg / total" (the support-weighted mean, "weighted avg" since); 0.20 added "micro avg", which for
+ * a multiclass report (precision = recall = f1 = accuracy) 0.21 replaced with an "accuracy" row holding
+ * the f1 and support columns only. Presentation, not a result: the old rows become the new ones, so
+ * they align. A "micro avg" whose three values differ (multilabel, a subset of labels) is kept.
+ */
+export function classificationReportRows(l: string): string {
+  const total = /^(\s*)avg \/ total(\s)/.exec(l);
+  if (total) return l.replace('avg / total', 'weighted avg');
+  const m = /^(\s*)micro avg(\s+)(\S+)\s+(\S+)\s+(\S+)(\s+)(\d+)\s*$/.exec(l);
+  if (!m || m[3] !== m[4] || m[4] !== m[5]) return l;
+  return `${m[1]}accuracy${m[2]}${m[5]}${m[6]}${m[7]}`;
+}
+
 /** The numbers of one piece of text (a line or a table cell), after removing timings, dates, addresses... */
 export function extractNumbers(text: string): number[] {
   let l = numpy1Scalars(text);
@@ -252,7 +267,7 @@ export function numberLines(text: string, opts: { tables?: boolean } = {}): { li
   const textLines: string[] = [];
   for (let l of ls) {
     if (l.trim() === '' || SKIP_LINE.some((re) => re.test(l))) continue;
-    l = numpy1Scalars(l);
+    l = classificationReportRows(numpy1Scalars(l));
     for (const re of REMOVE) l = l.replace(re, ' ');
     const numbers: number[] = [];
     const template = l

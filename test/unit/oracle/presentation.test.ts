@@ -589,3 +589,21 @@ test("a search's verbose log is not a result: the grid's size and the per-fit li
   const [c, d] = pair([[stream(old)]], [[stream(now.replace('0.8170594837261503', '0.5'))]]);
   assert.equal(storedOutputsOracle(c, d).matches, false);
 });
+
+// ---------------------------------------------------------------- classification_report
+
+test("classification_report rows of scikit-learn < 0.21 align with today's: micro avg (= accuracy) and avg / total", () => {
+  const v019 = '             precision    recall  f1-score   support\n\n          0       0.80      0.90      0.85        50\n          1       0.88      0.78      0.82        50\n\navg / total       0.84      0.84      0.84       100\n';
+  const v020 = '             precision    recall  f1-score   support\n\n          0       0.80      0.90      0.85        50\n          1       0.88      0.78      0.82        50\n\n   micro avg       0.84      0.84      0.84       100\n   macro avg       0.84      0.84      0.84       100\nweighted avg       0.84      0.84      0.84       100\n';
+  const now = '              precision    recall  f1-score   support\n\n           0       0.80      0.90      0.85        50\n           1       0.88      0.78      0.82        50\n\n    accuracy                           0.84       100\n   macro avg       0.84      0.84      0.84       100\nweighted avg       0.84      0.84      0.84       100\n';
+  for (const old of [v019, v020]) {
+    const [a, b] = pair([[stream(old)]], [[stream(now)]]);
+    const v = storedOutputsOracle(a, b);
+    assert.equal(v.matches, true, JSON.stringify(v.details));
+    assert.equal(cellsOf(v)[0]!.unpaired, 0);
+  }
+  // A changed accuracy still fails; a multilabel micro avg (values differ) is left as it is.
+  const [c, d] = pair([[stream(v020)]], [[stream(now.replace('0.84       100\n   macro', '0.74       100\n   macro'))]]);
+  assert.equal(storedOutputsOracle(c, d).matches, false);
+  assert.deepEqual(nums('   micro avg       0.84      0.80      0.82       100'), [[0.84, 0.8, 0.82, 100]]);
+});
