@@ -4,7 +4,7 @@
  * pandas 1.0 raises `KeyError: "['x'] not in index"` ("Removal of prior version deprecations").
  * The faithful repair is the reindex the old indexer did implicitly: `df[cols]` ->
  * `df.reindex(columns=cols)`, `df.loc[rows]` -> `df.reindex(rows)`, `df.loc[:, cols]` ->
- * `df.reindex(columns=cols)`.
+ * `df.reindex(columns=cols)`, `df.loc[[r1, r2], col]` -> `df.reindex([r1, r2]).loc[:, col]`.
  *
  * Recognised from the runtime error (which labels are missing is data-dependent), on the line the
  * traceback points at.
@@ -33,12 +33,21 @@ export const pandasMissingLabelsReindex: Rule = rule({
     expect: '[0, 2]',
     beforeError: 'KeyError',
     context: { runtime: { ename: 'KeyError', evalue: `"['zz'] not in index"` } },
+  }, {
+    // Rows and a column at once: the rows are reindexed, the column then selected from them.
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1.0, 2.0], 'b': [3, 4]})\nprint(df.loc[[0, 1, 99], 'a'].tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1.0, 2.0], 'b': [3, 4]})\nprint(df.reindex([0, 1, 99]).loc[:, 'a'].tolist())",
+    expect: '[1.0, 2.0, nan]',
+    beforeError: 'KeyError',
+    context: { runtime: { ename: 'KeyError', evalue: "'[99] not in index'" } },
   }],
   *find(ctx) {
     const rt = ctx.nb.info.runtime;
     if (!rt || !/not in index/.test(rt.evalue)) return;
     const onLine = onFrameLines(rt.frames, ctx.index, ctx.root);
-    const missing = [...rt.evalue.matchAll(/'([^']*)'/g)].map((m) => m[1]);
+    // KeyError's message comes quoted as a whole (`'[99] not in index'`, `"['zz'] not in index"`).
+    const message = /^(['"])([\s\S]*)\1$/.exec(rt.evalue.trim())?.[2] ?? rt.evalue;
+    const missing = [...message.matchAll(/'([^']*)'/g)].map((m) => m[1]);
     for (const sub of ctx.nodes('subscript')) {
       if (!onLine(sub) || sub.parent?.type === 'assignment' && sub.parent.childForFieldName('left')?.startIndex === sub.startIndex) continue;
       const value = sub.childForFieldName('value');
@@ -56,6 +65,10 @@ export const pandasMissingLabelsReindex: Rule = rule({
         yield { node: sub, edits: [replaceNode(sub, `${frame.text}.reindex(${keys[0].text})`)] };
       } else if (isLoc && keys.length === 2 && keys[0].type === 'slice' && keys[0].text.trim() === ':' && listKey(keys[1]) && mentions(keys[1])) {
         yield { node: sub, edits: [replaceNode(sub, `${frame.text}.reindex(columns=${keys[1].text})`)] };
+      } else if (isLoc && keys.length === 2 && keys[0].type === 'list' && mentions(keys[0])) {
+        // `.loc[rows, col]`: the rows as the old indexer gave them, then the column (a missing column
+        // fails next, on `.loc[:, cols]`, and is reindexed by the case above).
+        yield { node: sub, edits: [replaceNode(sub, `${frame.text}.reindex(${keys[0].text}).loc[:, ${keys[1].text}]`)] };
       }
     }
   },
