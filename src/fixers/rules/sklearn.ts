@@ -578,24 +578,31 @@ const jaccard = rule({
   triggers: ['jaccard_similarity_score'],
   library: 'scikit-learn',
   title: 'metrics.jaccard_similarity_score',
-  old: 'jaccard_similarity_score(y_true, y_pred)',
-  new: "accuracy_score (binary/multiclass) or jaccard_score(average='samples') (multilabel)",
+  old: 'from sklearn.metrics import jaccard_similarity_score',
+  new: 'from sklearn.metrics import accuracy_score as jaccard_similarity_score',
   removedIn: '0.23',
-  autoFixable: false,
+  deprecatedIn: '0.21',
   errors: [err('ImportError', /cannot import name 'jaccard_similarity_score'/), err('AttributeError', /has no attribute 'jaccard_similarity_score'/)],
   link: WN('0.23', '#sklearn-metrics'),
-  message: "jaccard_similarity_score was removed in scikit-learn 0.23: for 1-D labels it equalled accuracy_score (use that to keep the numbers); for multilabel input use jaccard_score(average='samples'); jaccard_score's default average='binary' gives different numbers",
+  // For 1-D labels (binary or multiclass, the notebooks of the era) it computed the share of equal
+  // labels, accuracy_score exactly (same normalize= and sample_weight=). For multilabel indicator
+  // input it was jaccard_score(average='samples'): the numbers then differ, which the stored outputs show.
+  message: "jaccard_similarity_score was removed in scikit-learn 0.23: for 1-D labels it equalled accuracy_score, which takes its place; for multilabel input it was jaccard_score(average='samples') (a printed score then disagrees); jaccard_score's default average='binary' gives different numbers",
   fixtures: [{
-    before: 'from sklearn.metrics import jaccard_similarity_score\nprint(jaccard_similarity_score([0, 1, 1, 0], [0, 1, 0, 0]))',
-    manual: 'from sklearn.metrics import accuracy_score\nprint(accuracy_score([0, 1, 1, 0], [0, 1, 0, 0]))',
-    expect: '0.75',
+    before: 'from sklearn.metrics import jaccard_similarity_score, f1_score\nprint(jaccard_similarity_score([0, 1, 1, 0], [0, 1, 0, 0]), jaccard_similarity_score([0, 2, 1], [0, 2, 2], normalize=False))',
+    after: 'from sklearn.metrics import f1_score\nfrom sklearn.metrics import accuracy_score as jaccard_similarity_score\nprint(jaccard_similarity_score([0, 1, 1, 0], [0, 1, 0, 0]), jaccard_similarity_score([0, 2, 1], [0, 2, 2], normalize=False))',
+    expect: '0.75 2.0',
     beforeError: 'ImportError',
+  }, {
+    before: 'from sklearn import metrics\nprint(metrics.jaccard_similarity_score([1, 1, 0], [1, 0, 0]))',
+    after: 'from sklearn import metrics\nprint(metrics.accuracy_score([1, 1, 0], [1, 0, 0]))',
+    expect: '0.6666666666666666',
+    beforeError: 'AttributeError',
   }],
   *find(ctx) {
+    yield* moveImportedNames(ctx, 'sklearn.metrics', { jaccard_similarity_score: { module: 'sklearn.metrics', name: 'accuracy_score' } });
     for (const id of ctx.identifiers('jaccard_similarity_score')) {
-      if (id.parent?.type === 'aliased_import') continue;
-      const inImport = id.parent?.type === 'dotted_name' && id.parent.parent?.type === 'import_from_statement';
-      if (inImport || ctx.qname(id) === 'sklearn.metrics.jaccard_similarity_score' || (id.parent?.type === 'attribute' && ctx.qname(id.parent) === 'sklearn.metrics.jaccard_similarity_score')) yield { node: id };
+      if (id.parent?.type === 'attribute' && ctx.qname(id.parent) === 'sklearn.metrics.jaccard_similarity_score') yield { node: id, edits: [replaceNode(id, 'accuracy_score')] };
     }
   },
 });
