@@ -16,6 +16,7 @@ import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial
 import { repairCandidates } from './repair-candidates.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import { searchPinPatch } from '../fixers/rules/runtime-search-pin.js';
+import { analyzeNotebook, dependentCells } from '../fixers/python/defuse.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 import type { Candidate } from './generate-verify.js';
@@ -57,9 +58,17 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         // its trial re-runs from the search on far fewer fits, where n_jobs=-1 on a machine with fewer
         // cores than the author's costs a whole budget and often stays over it; rejected, it is tried
         // again after n_jobs (the cell then differs).
+        // It is judged on the slow cell and the cells whose values come from it: a later cell that
+        // drifts for reasons of its own (an unrelated model) is the next problem, not this one's.
         const pin = await searchPinPatch(notebook, d.original, diagnosis.cell);
         const pinned = pin ? distinctCandidates([{ label: 'search restricted to the stored best', patch: pin }], p.isNew) : [];
-        if (pinned.length) return verified(pinned);
+        if (pinned.length) {
+          const judged = new Set([diagnosis.cell, ...dependentCells(analyzeNotebook(notebook), diagnosis.cell)]);
+          return {
+            kind: 'candidates', candidates: pinned, accept: (o) => o.rank === 'agrees',
+            rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs),
+          };
+        }
         // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all
         // cores, unless the sandbox gives the notebook one thread (an audit of as many notebooks at
         // once as there are cores): n_jobs=-1 then runs one worker, and the re-run would cost a budget for nothing.

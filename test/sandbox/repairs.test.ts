@@ -28,6 +28,17 @@ function withStoredOutputs(nb: Notebook, outputs: Record<number, string>): Noteb
   return nb;
 }
 
+/**
+ * A search whose every fit sleeps 1 s (so it outlasts a small budget on any machine), of a *SearchCV
+ * subclass the n_jobs rule does not touch; the threshold 10 (bias 2) is the one best candidate.
+ */
+const SLOW_SEARCH_SETUP = 'import time\nimport numpy as np\nfrom sklearn.base import BaseEstimator, ClassifierMixin\nfrom sklearn.model_selection import GridSearchCV\n'
+  + 'class TimedSearchCV(GridSearchCV):\n    pass\n'
+  + 'class Threshold(BaseEstimator, ClassifierMixin):\n    def __init__(self, bias=0):\n        self.bias = bias\n'
+  + '    def fit(self, X, y):\n        time.sleep(1)\n        self.classes_ = np.unique(y)\n        return self\n'
+  + '    def predict(self, X):\n        return (X[:, 0] >= self.bias * 5).astype(int)\n'
+  + 'X = np.arange(40).reshape(-1, 1)\ny = (X[:, 0] >= 10).astype(int)';
+
 async function modernize(nb: Notebook, timeoutS = 120, memoryMb?: number) {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-repairs-'));
   const report = await modernizeNotebook(nb, {
@@ -464,12 +475,7 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     // budget; the search (a *SearchCV subclass, which the n_jobs rule does not touch) restricted to the
     // printed best takes 4 fits. Its verbose log ("Fitting 3 folds for each of 10 candidates") is not judged.
     const nb = withStoredOutputs(makeNotebook([
-      'import time\nimport numpy as np\nfrom sklearn.base import BaseEstimator, ClassifierMixin\nfrom sklearn.model_selection import GridSearchCV\n'
-        + 'class TimedSearchCV(GridSearchCV):\n    pass\n'
-        + 'class Threshold(BaseEstimator, ClassifierMixin):\n    def __init__(self, bias=0):\n        self.bias = bias\n'
-        + '    def fit(self, X, y):\n        time.sleep(1)\n        self.classes_ = np.unique(y)\n        return self\n'
-        + '    def predict(self, X):\n        return (X[:, 0] >= self.bias * 5).astype(int)\n'
-        + 'X = np.arange(40).reshape(-1, 1)\ny = (X[:, 0] >= 10).astype(int)',
+      SLOW_SEARCH_SETUP,
       "grid = {'bias': [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}\nsearch = TimedSearchCV(Threshold(), grid, cv=3, verbose=1)\nsearch.fit(X, y)\nprint(search.best_params_)\nprint(search.best_score_)",
     ]), { 1: "Fitting 3 folds for each of 10 candidates, totalling 30 fits\n{'bias': 2}\n1.0\n" });
     const { report } = await modernize(nb, 15);
@@ -479,6 +485,21 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.equal(fix!.source, 'sklearn-search-pin-stored-best');
     assert.match(fix!.summary, /restricted to the candidates its stored outputs name \(candidates 10 -> 1/);
     assert.ok(report.comparisons.some((c) => c.original === 2 && c.ok));
+  });
+
+  it("the search restriction is judged on the cells that depend on the search: a later, unrelated drift does not reject it", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      SLOW_SEARCH_SETUP,
+      "grid = {'bias': [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}\nsearch = TimedSearchCV(Threshold(), grid, cv=3)\nsearch.fit(X, y)\nprint(search.best_params_)",
+      'print(search.best_score_)',
+      'other = 7\nprint(other)',
+    ]), { 1: "{'bias': 2}\n", 2: '1.0\n', 3: '5\n' });
+    const { report } = await modernize(nb, 15);
+    const fix = report.fixes.find((f) => f.type === 'runtime-reduction');
+    assert.equal(fix?.source, 'sklearn-search-pin-stored-best', JSON.stringify(report.fixes));
+    // Kept, the loop moved on to the unrelated drift, which no rule repairs: it is what is reported.
+    assert.notEqual(report.verdict, 'reproduced');
+    assert.match(report.reason, /cell 3: value drifted: 5 -> 7/);
   });
 
   it('an error of another class than the stored one is still a failure to repair', async () => {

@@ -483,3 +483,28 @@ export function consumerCells(du: NotebookDefUse, target: number, max = 4): Arra
   }
   return out;
 }
+
+/**
+ * The cells after the target whose values come from it, transitively: a cell that reads (or changes
+ * in place) a name the target or an earlier dependent binds or changes is a dependent, and what it
+ * binds joins the followed names; a name an independent cell rebinds stops being followed. The cells
+ * a change inside the target can move (a search restricted to fewer candidates), as opposed to the
+ * later cells that drift for reasons of their own.
+ */
+export function dependentCells(du: NotebookDefUse, target: number): Set<number> {
+  const t = du.byCell.get(target);
+  const out = new Set<number>();
+  if (!t) return out;
+  const live = new Set([...t.defines, ...t.mutates]);
+  for (const c of du.cells.filter((x) => x.cell > target).sort((a, b) => a.cell - b.cell)) {
+    if (!live.size) break;
+    const reads = [...c.uses, ...c.mutates].some((n) => live.has(n));
+    if (reads) {
+      out.add(c.cell);
+      for (const d of [...c.defines, ...c.mutates]) live.add(d);
+    } else {
+      for (const d of c.defines) live.delete(d);
+    }
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeCell, analyzeNotebook } from '../../../src/fixers/python/defuse.js';
+import { analyzeCell, analyzeNotebook, dependentCells } from '../../../src/fixers/python/defuse.js';
 import { dependencyCells } from '../../../src/fixers/context/dependencies.js';
 import { maskIPythonLines, logicalLineStarts } from '../../../src/fixers/python/ipython.js';
 import { makeNotebook } from './fixtures.js';
@@ -127,4 +127,21 @@ test('the reaching definition is the nearest earlier one', async () => {
   const nb = makeNotebook(['x = 1', 'x = 2', 'y = x + 1', 'x = 3']);
   const d = dependencyCells(await analyzeNotebook(nb), 2);
   assert.deepEqual(d.deps.map((x) => x.cell), [1]);
+});
+
+test('dependentCells: the later cells whose values come from the target, transitively; an independent model and a rebinding are not followed', () => {
+  const nb = {
+    nbformat: 4, nbformat_minor: 2, metadata: {},
+    cells: [
+      "grid = {'C': [1, 10]}",
+      'search = GridSearchCV(SVC(), grid)\nsearch.fit(X, y)',
+      'search.best_params_',
+      'best = search.best_estimator_',
+      'print(best.score(X_test, y_test))',
+      'knn = KNeighborsClassifier(5).fit(X, y)\nprint(knn.score(X_test, y_test))',
+      'search = None\nprint(search)',
+      'print(search)',
+    ].map((source) => ({ cell_type: 'code' as const, source, metadata: {}, outputs: [], execution_count: null })),
+  };
+  assert.deepEqual([...dependentCells(analyzeNotebook(nb as any), 1)].sort((a, b) => a - b), [2, 3, 4]);
 });
