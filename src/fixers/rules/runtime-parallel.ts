@@ -11,7 +11,7 @@ import type { Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { disposeCells, parseNotebookCells } from './engine.js';
-import { addArgument, callArgs, kwValue, replaceNode } from './tree.js';
+import { addArgument, calleeName, callArgs, kwValue, replaceNode } from './tree.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
 
@@ -59,8 +59,7 @@ export async function parallelizePatch(nb: Notebook, slowCell: number): Promise<
 }
 
 function isSafeCall(call: SyntaxNode): boolean {
-  const fn = call.childForFieldName('function');
-  const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.type === 'identifier' ? fn.text : undefined;
+  const name = calleeName(call);
   return !!name && PARALLEL_SAFE.has(name);
 }
 

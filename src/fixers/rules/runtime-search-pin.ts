@@ -20,7 +20,8 @@ import type { SyntaxNode } from '../python/parser.js';
 import { applyTextEdits } from '../python/edits.js';
 import { disposeCells, parseNotebookCells } from './engine.js';
 import type { ParsedCell } from './context.js';
-import { replaceNode, sameNode, stringValue } from './tree.js';
+import { calleeName as callName, replaceNode, sameNode, stringValue } from './tree.js';
+import { escapeRe } from './helpers.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
 
@@ -60,16 +61,6 @@ function sameScalar(a: Scalar, b: Scalar): boolean {
   return a.v === b.v;
 }
 
-function callName(call: SyntaxNode): string | undefined {
-  const fn = call.childForFieldName('function');
-  if (fn?.type === 'identifier') return fn.text;
-  if (fn?.type === 'attribute') return fn.childForFieldName('attribute')?.text;
-  return undefined;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** The text a code cell's stored outputs show (stdout, results and displays; not stderr, errors, search reprs or `[CV]` log lines). */
 export function storedResultText(cell: Notebook['cells'][number] | undefined): string {

@@ -349,6 +349,14 @@ export function methodCall(call: SyntaxNode): { recv: SyntaxNode; name: string; 
   return { recv, name: nameNode.text, attr: fn, nameNode };
 }
 
+/** The name a call calls: `f` of `f(...)`, `m` of `obj.m(...)`. */
+export function calleeName(call: SyntaxNode): string | undefined {
+  const fn = call.childForFieldName('function');
+  if (fn?.type === 'identifier') return fn.text;
+  if (fn?.type === 'attribute') return fn.childForFieldName('attribute')?.text;
+  return undefined;
+}
+
 export function sameNode(a: SyntaxNode | null | undefined, b: SyntaxNode | null | undefined): boolean {
   return !!a && !!b && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 }
