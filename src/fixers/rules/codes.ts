@@ -325,6 +325,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-return-train-score': 'SK074',
   'sklearn-mixed-feature-names': 'SK075',
   'sklearn-integral-float-parameter': 'SK076',
+  'sklearn-tree-export-string-names': 'SK077',
   // matplotlib (MPL)
   'mpl-hist-normed': 'MPL001',
   'mpl-seaborn-styles': 'MPL002',
