@@ -5,6 +5,9 @@
  * report-only findings, the hand-written "manual" fix) runs and prints exactly the expected value.
  * All snippets go into one notebook and one kernel (each cell starts with `%reset -f`) so the suite
  * stays fast.
+ *
+ * `NBM_FIXTURE_RULES=id,id2` runs only those rules' fixtures: a developer checking a new rule need
+ * not wait for all ~1,000 snippets (CI sets nothing, so it runs every one).
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,7 +45,9 @@ function buildNotebook(): { nb: Notebook; slots: Slot[]; dataDir: string } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-rule-data-'));
   const cells: string[] = ["import warnings\nwarnings.filterwarnings('ignore')"];
   const slots: Slot[] = [];
+  const only = process.env.NBM_FIXTURE_RULES?.split(',').map((s) => s.trim()).filter(Boolean);
   for (const rule of ALL_RULES) {
+    if (only && !only.includes(rule.id)) continue;
     rule.fixtures.forEach((fixture, i) => {
       for (const f of fixture.context?.dataFiles ?? []) {
         fs.mkdirSync(path.dirname(path.join(dataDir, f)), { recursive: true });
