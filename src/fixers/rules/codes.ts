@@ -326,6 +326,12 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-mixed-feature-names': 'SK075',
   'sklearn-integral-float-parameter': 'SK076',
   'sklearn-tree-export-string-names': 'SK077',
+  'sklearn-agglomerative-n-components': 'SK080',
+  'sklearn-hist-gradient-boosting-tol-none': 'SK081',
+  'sklearn-sfs-n-features-none': 'SK082',
+  'sklearn-manhattan-sum-over-features': 'SK083',
+  'sklearn-nmf-regularization': 'SK084',
+  'sklearn-np-matrix-input': 'SK085',
   // matplotlib (MPL)
   'mpl-hist-normed': 'MPL001',
   'mpl-seaborn-styles': 'MPL002',

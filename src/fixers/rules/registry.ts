@@ -22,6 +22,7 @@ import { sklearnObjectLabels } from './sklearn-object-labels.js';
 import { sklearnLogisticL1 } from './sklearn-logistic-l1.js';
 import { sklearnTrainScores } from './sklearn-train-scores.js';
 import { sklearnMixedFeatureNames } from './sklearn-mixed-feature-names.js';
+import { sklearnNpMatrix } from './sklearn-np-matrix.js';
 import { sklearnIntegralFloat } from './sklearn-integral-float.js';
 import { sklearnTreeExportStringNames } from './sklearn-tree-export-names.js';
 import { pandasConcatSort } from './pandas-concat-sort.js';
@@ -38,7 +39,7 @@ import { dataDropAbsentLabels } from './data-drop-absent-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnIntegralFloat, sklearnTreeExportStringNames, pandasConcatSort, pandasInplaceRemoved, pandasSetitemDuplicateKeys, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex, dataDropAbsentLabels];
+  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, pandasConcatSort, pandasInplaceRemoved, pandasSetitemDuplicateKeys, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex, dataDropAbsentLabels];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {

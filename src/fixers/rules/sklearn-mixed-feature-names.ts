@@ -11,15 +11,29 @@
  * Recognised from the runtime error only (column labels are data), on the traceback's line.
  */
 import type { Rule } from './types.js';
+import type { CellContext } from './context.js';
 import { err, rule } from './helpers.js';
 import { callArgs, paren, replaceNode } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 import type { SyntaxNode } from '../python/parser.js';
 
 /** Estimator methods whose first positional argument (or `X=`) is the feature matrix. */
-const X_FIRST = ['fit', 'partial_fit', 'fit_predict', 'fit_transform', 'predict', 'predict_proba', 'predict_log_proba', 'decision_function', 'transform', 'inverse_transform', 'score', 'score_samples', 'kneighbors', 'staged_predict', 'staged_predict_proba', 'apply'];
+export const X_FIRST = ['fit', 'partial_fit', 'fit_predict', 'fit_transform', 'predict', 'predict_proba', 'predict_log_proba', 'decision_function', 'transform', 'inverse_transform', 'score', 'score_samples', 'kneighbors', 'staged_predict', 'staged_predict_proba', 'apply'];
 /** Functions taking (estimator, X, ...). */
-const X_SECOND = ['cross_val_score', 'cross_val_predict', 'cross_validate', 'learning_curve', 'validation_curve', 'permutation_test_score', 'permutation_importance'];
+export const X_SECOND = ['cross_val_score', 'cross_val_predict', 'cross_validate', 'learning_curve', 'validation_curve', 'permutation_test_score', 'permutation_importance'];
+
+/** The feature-matrix argument of every estimator method and cross-validation helper call in the cell. */
+export function featureMatrixArgs(ctx: CellContext): Array<{ call: SyntaxNode; x: SyntaxNode }> {
+  const inputs: Array<{ call: SyntaxNode; x: SyntaxNode }> = [];
+  for (const [calls, position] of [[ctx.methodCalls(X_FIRST), 0], [ctx.callsNamed(X_SECOND), 1]] as const) {
+    for (const { call } of calls) {
+      const args = callArgs(call);
+      const x = args?.keywords.get('X')?.childForFieldName('value') ?? args?.positional[position];
+      if (args && x && !args.listSplat) inputs.push({ call, x });
+    }
+  }
+  return inputs;
+}
 
 const MIXED_NAMES = /Feature names are only supported if all input features have string names/;
 
@@ -54,18 +68,7 @@ export const sklearnMixedFeatureNames: Rule = rule({
     const at = atRuntimeError(ctx, MIXED_NAMES);
     if (!at) return;
     const { onLine } = at;
-    const inputs: Array<{ call: SyntaxNode; x: SyntaxNode }> = [];
-    for (const { call } of ctx.methodCalls(X_FIRST)) {
-      const args = callArgs(call);
-      const x = args?.keywords.get('X')?.childForFieldName('value') ?? args?.positional[0];
-      if (args && x && !args.listSplat) inputs.push({ call, x });
-    }
-    for (const { call } of ctx.callsNamed(X_SECOND)) {
-      const args = callArgs(call);
-      const x = args?.keywords.get('X')?.childForFieldName('value') ?? args?.positional[1];
-      if (args && x && !args.listSplat) inputs.push({ call, x });
-    }
-    for (const { call, x } of inputs) {
+    for (const { call, x } of featureMatrixArgs(ctx)) {
       // Literals and values already converted cannot be the mixed-label frame.
       if (!onLine(call) || /\.(to_numpy|values)\b|np\.(asarray|array)\(/.test(x.text) || ['list', 'none', 'integer', 'float', 'string', 'dictionary'].includes(x.type)) continue;
       yield { node: call, edits: [replaceNode(x, `${paren(x)}.to_numpy()`)] };

@@ -844,7 +844,16 @@ const criterionNames = rule({
     beforeError: 'InvalidParameterError',
   }],
   *find(ctx) {
-    yield* renameParamValues(ctx, REGRESSORS_WITH_CRITERION, 'criterion', CRITERION_RENAMES);
+    // Gradient boosting's 'mae' (deprecated 0.24, removed 1.1) has no successor: its criterion takes
+    // only 'friedman_mse' and 'squared_error', so 'absolute_error' would fail too.
+    const gb = ['GradientBoostingRegressor', 'GradientBoostingClassifier'];
+    yield* renameParamValues(ctx, REGRESSORS_WITH_CRITERION.filter((n) => !gb.includes(n)), 'criterion', CRITERION_RENAMES);
+    yield* renameParamValues(ctx, gb, 'criterion', { mse: 'squared_error' });
+    for (const { args } of sklearnCalls(ctx, gb)) {
+      for (const { node } of stringLiteralIn(kwValue(args.keywords.get('criterion')), { mae: 'mae' })) {
+        yield { node, message: "gradient boosting's criterion='mae' was removed in scikit-learn 1.1 without a successor (only 'friedman_mse' and 'squared_error' remain); loss='absolute_error' is a different setting" };
+      }
+    }
   },
 });
 
@@ -852,7 +861,7 @@ const criterionNames = rule({
 const LOSS_RENAMES: Array<[string, Record<string, string>]> = [
   ['GradientBoostingRegressor', { ls: 'squared_error', lad: 'absolute_error' }],
   ['GradientBoostingClassifier', { deviance: 'log_loss' }],
-  ['SGDClassifier', { log: 'log_loss' }],
+  ['SGDClassifier', { log: 'log_loss', squared_loss: 'squared_error' }],
   ['SGDRegressor', { squared_loss: 'squared_error' }],
   ['LinearSVC', { l1: 'hinge', l2: 'squared_hinge' }],
   ['HistGradientBoostingRegressor', { least_squares: 'squared_error', least_absolute_deviation: 'absolute_error' }],
@@ -1057,6 +1066,8 @@ const OLD_ORDER: Record<string, { names: string[]; keep: number }> = {
   mean_absolute_error: { names: ['y_true', 'y_pred', 'sample_weight', 'multioutput'], keep: 2 },
   log_loss: { names: ['y_true', 'y_pred', 'eps', 'normalize', 'sample_weight', 'labels'], keep: 2 },
   make_scorer: { names: ['score_func', 'greater_is_better', 'needs_proba', 'needs_threshold'], keep: 1 },
+  // Keyword-only after 1.1's deprecation (removed 1.3); added in 0.24 with this order.
+  mean_absolute_percentage_error: { names: ['y_true', 'y_pred', 'sample_weight', 'multioutput'], keep: 2 },
 };
 
 /** The estimators and functions above, looked up on every cell that names one (built once). */
