@@ -332,6 +332,9 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-manhattan-sum-over-features': 'SK083',
   'sklearn-nmf-regularization': 'SK084',
   'sklearn-np-matrix-input': 'SK085',
+  'sklearn-pin-minibatch-kmeans': 'SK086',
+  'sklearn-pin-fastica-whiten': 'SK087',
+  'sklearn-metrics-scorers': 'SK088',
   // matplotlib (MPL)
   'mpl-hist-normed': 'MPL001',
   'mpl-seaborn-styles': 'MPL002',

@@ -1468,6 +1468,39 @@ const pinKMeans = pinRule({
   skip: (args) => args.positional.length > 2,
 });
 
+const pinMiniBatchKMeans = pinRule({
+  id: 'sklearn-pin-minibatch-kmeans',
+  title: "MiniBatchKMeans batch_size 100 -> 1024, n_init 3 -> 'auto'",
+  classes: ['MiniBatchKMeans'],
+  changedIn: '1.0',
+  pins: [['batch_size', '100'], ['n_init', '3']],
+  link: WN('1.0', '#sklearn-cluster'),
+  message: "MiniBatchKMeans's default batch_size changed from 100 to 1024 in scikit-learn 1.0, and n_init from 3 to 'auto' (one k-means++ run) in 1.4: pin the old values to reproduce the clustering",
+  fixture: {
+    before: 'import numpy as np\nfrom sklearn.cluster import MiniBatchKMeans\nm = MiniBatchKMeans(n_clusters=3, random_state=0).fit(np.random.RandomState(0).rand(300, 2))\nprint(m.batch_size, m.n_init)',
+    after: 'import numpy as np\nfrom sklearn.cluster import MiniBatchKMeans\nm = MiniBatchKMeans(n_clusters=3, random_state=0, batch_size=100, n_init=3).fit(np.random.RandomState(0).rand(300, 2))\nprint(m.batch_size, m.n_init)',
+    expect: '100 3',
+  },
+  // Positional (n_clusters, init, max_iter, batch_size) past the first are the positional rule's.
+  skip: (args) => args.positional.length > 1,
+});
+
+const pinFastIca = pinRule({
+  id: 'sklearn-pin-fastica-whiten',
+  title: "FastICA whiten True ('arbitrary-variance') -> 'unit-variance'",
+  classes: ['FastICA'],
+  changedIn: '1.3',
+  pins: [['whiten', "'arbitrary-variance'"]],
+  link: WN('1.1', '#sklearn-decomposition'),
+  message: "FastICA's default whiten changed in scikit-learn 1.3 from True (which behaved like 'arbitrary-variance') to 'unit-variance', which rescales the sources: pin the old one to reproduce them",
+  fixture: {
+    before: 'import numpy as np\nfrom sklearn.decomposition import FastICA\nS = FastICA(n_components=2, random_state=0).fit_transform(np.random.RandomState(0).rand(50, 3))\nprint(S.std(axis=0).round(3))',
+    after: "import numpy as np\nfrom sklearn.decomposition import FastICA\nS = FastICA(n_components=2, random_state=0, whiten='arbitrary-variance').fit_transform(np.random.RandomState(0).rand(50, 3))\nprint(S.std(axis=0).round(3))",
+    expect: '[0.141 0.141]',
+  },
+  skip: (args) => args.positional.length > 2,
+});
+
 const pinTsne = pinRule({
   id: 'sklearn-pin-tsne-init',
   title: "TSNE init random -> pca, learning_rate 200 -> 'auto'",
@@ -1506,5 +1539,5 @@ export const sklearnRules: Rule[] = [
   crossValidation, gridSearch, learningCurveModule, oldCvIterators, gridScores, imputer, externalsJoblib, externalsSix,
   privateModules, jaccard, oneHotCategorical, oneHotSparse, getFeatureNames, loadBoston, plotFunctions, normalizeParam,
   criterionNames, lossNames, maxFeaturesAuto, baseEstimator, positionalParams, nIter, randomizedPca, ldaQda, scorerNames,
-  removedParams, kfoldRandomState, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinTsne, pinSgdIterations,
+  removedParams, kfoldRandomState, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinMiniBatchKMeans, pinFastIca, pinTsne, pinSgdIterations,
 ];

@@ -475,4 +475,19 @@ export const sklearnTable: TableEntry[] = [
       expect: '(2, 1)', beforeError: 'TypeError',
     }],
   },
+  {
+    kind: 'move-symbol', id: 'sklearn-metrics-scorers', library: 'scikit-learn', removedIn: '1.3', deprecatedIn: '1.1',
+    from: 'sklearn.metrics.SCORERS', to: 'sklearn.metrics._scorer._SCORERS',
+    link: WN('1.1', 'sklearn-metrics'),
+    message: 'metrics.SCORERS was removed in 1.3: the same dict of scorers is sklearn.metrics._scorer._SCORERS (get_scorer_names() lists the names, get_scorer(name) returns one)',
+    fixtures: [{
+      before: "from sklearn.metrics import SCORERS\nprint('accuracy' in sorted(SCORERS.keys()), SCORERS['accuracy']._score_func.__name__)",
+      after: "from sklearn.metrics._scorer import _SCORERS as SCORERS\nprint('accuracy' in sorted(SCORERS.keys()), SCORERS['accuracy']._score_func.__name__)",
+      expect: 'True accuracy_score', beforeError: 'ImportError',
+    }, {
+      before: "import sklearn.metrics\nprint('roc_auc' in sklearn.metrics.SCORERS.keys())",
+      after: "import sklearn.metrics\nprint('roc_auc' in sklearn.metrics._scorer._SCORERS.keys())",
+      expect: 'True', beforeError: 'AttributeError',
+    }],
+  },
 ];
