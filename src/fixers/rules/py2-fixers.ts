@@ -415,6 +415,8 @@ function dictView(ctx: CellContext, n: SyntaxNode | null | undefined): boolean {
   return !!m && VIEWS.includes(m.name) && !callArgs(n)?.all.length && !ctx.qname(m.recv) && !ctx.nb.isFrameExpr(m.recv, ctx.index);
 }
 
+const VIEW_CONCAT = /unsupported operand type\(s\) for \+: 'dict_(keys|values|items)'|can only concatenate list \(not "dict_(keys|values|items)"\) to list/;
+
 const dictViewConcat = rule({
   id: 'py2-dict-view-concat',
   triggers: VIEWS,
@@ -424,7 +426,7 @@ const dictViewConcat = rule({
   old: 'dict(d.items() + e.items())',
   new: 'dict(list(d.items()) + list(e.items()))',
   removedIn: '3.0',
-  errors: [err('TypeError', /unsupported operand type\(s\) for \+: 'dict_(keys|values|items)'|can only concatenate list \(not "dict_(keys|values|items)"\) to list/)],
+  errors: [err('TypeError', VIEW_CONCAT)],
   link: PY3 + '#views-and-iterators-instead-of-lists',
   message: 'dict views are not lists in Python 3 and cannot be added; wrap them in list()',
   fixtures: [{
@@ -432,10 +434,15 @@ const dictViewConcat = rule({
     after: "d = {'a': 1}\ne = {'b': 2}\nprint(dict(list(d.items()) + list(e.items())), list(d.keys()) + ['z'])",
     expect: "{'a': 1, 'b': 2} ['a', 'z']",
     beforeError: 'TypeError',
+    context: { pythonMajor: 2 },
   }],
   *find(ctx) {
+    // `keys()` of an object the rules cannot type (a pandas Index) may add in Python 3: only where
+    // Python 2 returned a list, or where the error says it is a dict view.
+    const where = py2OrAtError(ctx, VIEW_CONCAT);
+    if (!where) return;
     for (const op of ctx.nodes('binary_operator')) {
-      if (op.child(1)?.type !== '+') continue;
+      if (op.child(1)?.type !== '+' || !where.onLine(op)) continue;
       for (const side of [op.childForFieldName('left'), op.childForFieldName('right')]) {
         if (dictView(ctx, side)) yield { node: side!, edits: [replaceNode(side!, `list(${side!.text})`)] };
       }

@@ -29,6 +29,15 @@ describe('py2 fixer rules', () => {
     await unchanged("import pandas as pd\ndf = pd.DataFrame({'a': [1]})\ncols = df.keys() + '_x'\nprint(cols)", 3, 'py2-dict-view-concat');
   });
 
+  it('py2-special-methods with py2-next-method: the renamed method is still called by next()', async () => {
+    const { out } = await fixSource('class P(object):\n    def next(self):\n        return 1\np = P()\nprint p.next()', {}, 2);
+    assert.equal(out, 'class P(object):\n    def __next__(self):\n        return 1\np = P()\nprint(next(p))');
+  });
+
+  it('py2-dict-view-concat: a Python 3 notebook only from the runtime error', async () => {
+    await unchanged("d = {'a': 1}\nprint(d.keys() + ['z'])", 3, 'py2-dict-view-concat');
+  });
+
   it('py2-dict-view-sort: only a name last bound to a dict view', async () => {
     await unchanged("d = {'b': 1}\nk = d.keys()\nk = list(k)\nk.sort()\nprint(k)", 2, 'py2-dict-view-sort');
   });
