@@ -3,6 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule } from './helpers.js';
+import { PY2_MODULE_NAMES } from './py2.js';
 
 /** Top-level module names of pip distributions whose import name differs. */
 const IMPORT_NAMES: Record<string, string> = {
@@ -99,7 +100,7 @@ const missingModule = rule({
       // Colab's own package: env-colab-only removes what uses it.
       if (full === 'google.colab' || full.startsWith('google.colab.')) continue;
       // Python 2 module names are handled by the py2 rules.
-      if (['cPickle', 'StringIO', 'cStringIO', 'urllib2', 'urlparse', 'Queue', 'ConfigParser', 'httplib', 'HTMLParser', 'Tkinter', '__builtin__', 'cookielib', 'htmlentitydefs', 'SocketServer', 'copy_reg', 'imp', 'tkMessageBox', 'SimpleHTTPServer', 'BaseHTTPServer', 'xmlrpclib', 'dummy_threading', 'robotparser', 'anydbm', 'Cookie'].includes(module)) continue;
+      if (module === 'imp' || PY2_MODULE_NAMES.includes(module)) continue;
       yield { node, message: `${module} is not installed in ${info.name} and is not one of its Debian-packaged libraries; if it is a helper module from the author's repository, that file is missing` };
     }
   },

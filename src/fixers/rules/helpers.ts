@@ -231,3 +231,13 @@ export function firstCellUsing(ctx: CellContext, name: string): number | undefin
   return ctx.nb.identifiers(name)[0]?.cell;
 }
 
+
+/**
+ * Replace `node` with `module.member` (the module alone without a member), under the notebook's
+ * name for the module, importing it when the notebook does not; report-only when that name is taken.
+ */
+export function moduleMember(ctx: CellContext, node: SyntaxNode, module: string, member?: string): RuleMatch {
+  const ref = ctx.moduleRef(module, module);
+  if (!ref) return { node };
+  return { node, edits: [replaceNode(node, member ? `${ref.name}.${member}` : ref.name), ...(ref.edit ? [ref.edit] : [])] };
+}

@@ -7,7 +7,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import { cellCache, type CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
-import { err, rule, deleteStatement, firstCellUsing, moveModules } from './helpers.js';
+import { err, rule, deleteStatement, firstCellUsing, moduleMember, moveImportedNames, moveModules } from './helpers.js';
 import { addArgument, callArgs, callOf, kwValue, methodCall, paren, quoteOf, replaceNode, sameNode, stringValue } from './tree.js';
 import { onFrameLines } from './traceback.js';
 
@@ -15,14 +15,14 @@ const PY3 = 'https://docs.python.org/3/whatsnew/3.0.html';
 const SYNTAX = (what: RegExp | string) => [err('SyntaxError', what)];
 
 /** A free use of a builtin `name` the notebook does not define itself. */
-function* freeNames(ctx: CellContext, name: string): Generator<SyntaxNode> {
+export function* freeNames(ctx: CellContext, name: string): Generator<SyntaxNode> {
   if (ctx.nb.isBound(name)) return;
   for (const id of ctx.identifiers(name)) {
     if (ctx.isFreeName(id)) yield id;
   }
 }
 
-function builtinRename(id: string, oldName: string, newName: string, ename: RegExp, fixture: { before: string; after: string; expect: string }, extra: Partial<Rule> = {}): Rule {
+export function builtinRename(id: string, oldName: string, newName: string, ename: RegExp, fixture: { before: string; after: string; expect: string }, extra: Partial<Rule> = {}): Rule {
   return rule({
     id,
     triggers: [oldName],
@@ -484,9 +484,7 @@ const reloadB = rule({
       const call = callOf(id);
       if (!call) continue;
       if (setdef && callArgs(call)?.positional[0]?.text === 'sys') continue;
-      const ref = ctx.moduleRef('importlib', 'importlib');
-      if (!ref) { yield { node: id }; continue; }
-      yield { node: id, edits: [replaceNode(id, `${ref.name}.reload`), ...(ref.edit ? [ref.edit] : [])] };
+      yield moduleMember(ctx, id, 'importlib', 'reload');
     }
   },
 });
@@ -896,7 +894,18 @@ const RENAMED_MODULES: Record<string, string> = {
   htmlentitydefs: 'html.entities', SocketServer: 'socketserver', copy_reg: 'copyreg', tkMessageBox: 'tkinter.messagebox',
   SimpleHTTPServer: 'http.server', BaseHTTPServer: 'http.server', xmlrpclib: 'xmlrpc.client', dummy_threading: 'threading',
   robotparser: 'urllib.robotparser', anydbm: 'dbm', Cookie: 'http.cookies',
+  // The rest of 2to3's fix_imports / fix_imports2 tables whose target exists in Python 3.13.
+  repr: 'reprlib', thread: '_thread', markupbase: '_markupbase', commands: 'subprocess', UserList: 'collections',
+  UserString: 'collections', whichdb: 'dbm', dumbdbm: 'dbm.dumb', gdbm: 'dbm.gnu', SimpleXMLRPCServer: 'xmlrpc.server',
+  DocXMLRPCServer: 'xmlrpc.server', CGIHTTPServer: 'http.server', tkFileDialog: 'tkinter.filedialog',
+  FileDialog: 'tkinter.filedialog', tkSimpleDialog: 'tkinter.simpledialog', SimpleDialog: 'tkinter.simpledialog',
+  tkColorChooser: 'tkinter.colorchooser', tkCommonDialog: 'tkinter.commondialog', Dialog: 'tkinter.dialog',
+  Tkdnd: 'tkinter.dnd', tkFont: 'tkinter.font', ScrolledText: 'tkinter.scrolledtext', Tkconstants: 'tkinter.constants',
+  ttk: 'tkinter.ttk',
 };
+
+/** Python 2 module names the py2 rules move (env-missing-module leaves them to these rules). */
+export const PY2_MODULE_NAMES: readonly string[] = ['cPickle', 'StringIO', 'cStringIO', 'urllib2', ...Object.keys(RENAMED_MODULES)];
 
 const renamedModules = rule({
   id: 'py2-renamed-modules',
@@ -913,6 +922,11 @@ const renamedModules = rule({
     before: "import Queue\nfrom urlparse import urlparse\nq = Queue.Queue()\nq.put(urlparse('http://h/p').path)\nprint(q.get())",
     after: "import queue as Queue\nfrom urllib.parse import urlparse\nq = Queue.Queue()\nq.put(urlparse('http://h/p').path)\nprint(q.get())",
     expect: '/p',
+    beforeError: 'ModuleNotFoundError',
+  }, {
+    before: "import commands\nfrom UserList import UserList\nimport whichdb\nprint(commands.getoutput('echo hi'), UserList([1]) + [2], whichdb.whichdb('/nonexistent'))",
+    after: "import subprocess as commands\nfrom collections import UserList\nimport dbm as whichdb\nprint(commands.getoutput('echo hi'), UserList([1]) + [2], whichdb.whichdb('/nonexistent'))",
+    expect: 'hi [1, 2] None',
     beforeError: 'ModuleNotFoundError',
   }],
   *find(ctx) {
@@ -977,12 +991,16 @@ const sysMaxint = rule({
   old: 'sys.maxint',
   new: 'sys.maxsize',
   removedIn: '3.0',
-  errors: [err('AttributeError', /module 'sys' has no attribute 'maxint'/)],
+  errors: [err('AttributeError', /module 'sys' has no attribute 'maxint'/), err('ImportError', /cannot import name 'maxint' from 'sys'/)],
   link: PY3 + '#integers',
   message: 'sys.maxint was removed in Python 3 (ints are unbounded); sys.maxsize is the closest',
-  fixtures: [{ before: 'import sys\nprint(sys.maxint > 2 ** 31)', after: 'import sys\nprint(sys.maxsize > 2 ** 31)', expect: 'True', beforeError: 'AttributeError' }],
+  fixtures: [
+    { before: 'import sys\nprint(sys.maxint > 2 ** 31)', after: 'import sys\nprint(sys.maxsize > 2 ** 31)', expect: 'True', beforeError: 'AttributeError' },
+    { before: 'from sys import maxint\nprint(maxint > 2 ** 31)', after: 'from sys import maxsize as maxint\nprint(maxint > 2 ** 31)', expect: 'True', beforeError: 'ImportError' },
+  ],
   *find(ctx) {
     for (const { node } of ctx.attributesTo(['sys.maxint'])) yield { node, edits: [replaceNode(node.childForFieldName('attribute')!, 'maxsize')] };
+    yield* moveImportedNames(ctx, 'sys', { maxint: { module: 'sys', name: 'maxsize' } });
   },
 });
 

@@ -5,6 +5,7 @@
  */
 import type { Rule } from './types.js';
 import { py2Rules } from './py2.js';
+import { py2FixerRules } from './py2-fixers.js';
 import { stdlibRules } from './stdlib.js';
 import { numpyRules } from './numpy.js';
 import { pandasRules } from './pandas.js';
@@ -39,7 +40,7 @@ import { dataDropAbsentLabels } from './data-drop-absent-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, pandasConcatSort, pandasInplaceRemoved, pandasSetitemDuplicateKeys, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex, dataDropAbsentLabels];
+  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, pandasConcatSort, pandasInplaceRemoved, pandasSetitemDuplicateKeys, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex, dataDropAbsentLabels];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {

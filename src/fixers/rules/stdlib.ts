@@ -1,7 +1,7 @@
 /** Python 3 standard-library removals that old notebooks hit (time.clock, collections ABCs, imp...). */
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule } from './types.js';
-import { err, rule, moveImportedNames } from './helpers.js';
+import { err, rule, moduleMember, moveImportedNames } from './helpers.js';
 import { callArgs, replaceNode } from './tree.js';
 
 const timeClock = rule({
@@ -177,11 +177,7 @@ const fractionsGcd = rule({
   }],
   *find(ctx) {
     yield* moveImportedNames(ctx, 'fractions', { gcd: { module: 'math' } });
-    for (const { node } of ctx.attributesTo(['fractions.gcd'])) {
-      const ref = ctx.moduleRef('math', 'math');
-      if (!ref) { yield { node }; continue; }
-      yield { node, edits: [replaceNode(node, `${ref.name}.gcd`), ...(ref.edit ? [ref.edit] : [])] };
-    }
+    for (const { node } of ctx.attributesTo(['fractions.gcd'])) yield moduleMember(ctx, node, 'math', 'gcd');
   },
 });
 
