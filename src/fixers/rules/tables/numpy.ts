@@ -75,4 +75,26 @@ export const numpyTable: TableEntry[] = [
     'try:\n    np.zeros(2).sum(axis=3)\nexcept np.exceptions.AxisError as e:\n    print(type(e).__name__)', 'AxisError'),
   exception('numpy-too-hard-error', 'TooHardError', 'print(issubclass(np.TooHardError, RuntimeError))', 'print(issubclass(np.exceptions.TooHardError, RuntimeError))', 'True'),
   exception('numpy-module-deprecation-warning', 'ModuleDeprecationWarning', 'print(issubclass(np.ModuleDeprecationWarning, DeprecationWarning))', 'print(issubclass(np.exceptions.ModuleDeprecationWarning, DeprecationWarning))', 'True'),
+  // ruff NPY201 and the 1.21/1.25 expired deprecations (2026-11-27 pass).
+  move('numpy-add-docstring', 'add_docstring', 'numpy.lib.add_docstring', 'print(np.add_docstring.__name__)', NP + 'print(np.lib.add_docstring.__name__)', 'add_docstring'),
+  move('numpy-add-newdoc', 'add_newdoc', 'numpy.lib.add_newdoc', 'print(np.add_newdoc.__name__)', NP + 'print(np.lib.add_newdoc.__name__)', 'add_newdoc'),
+  move('numpy-tracemalloc-domain', 'tracemalloc_domain', 'numpy.lib.tracemalloc_domain', 'print(np.tracemalloc_domain)', NP + 'print(np.lib.tracemalloc_domain)', '389047'),
+  {
+    kind: 'rename-kwarg', id: 'numpy-unravel-index-dims', library: 'numpy', removedIn: '1.21', deprecatedIn: '1.16',
+    callees: [{ qname: 'numpy.unravel_index' }], from: 'dims', to: 'shape',
+    link: 'https://numpy.org/doc/stable/release/1.21.0-notes.html#expired-deprecations',
+    message: "np.unravel_index's dims= was removed in NumPy 1.21: use shape=",
+    fixtures: [{ before: NP + 'r, c = np.unravel_index(5, dims=(2, 3))\nprint(r, c)', after: NP + 'r, c = np.unravel_index(5, shape=(2, 3))\nprint(r, c)', expect: '1 2', beforeError: 'TypeError' }],
+  },
+  {
+    kind: 'rename-kwarg', id: 'numpy-out-keyword-y', library: 'numpy', removedIn: '1.25',
+    callees: [{ qname: 'numpy.fix' }, { qname: 'numpy.isposinf' }, { qname: 'numpy.isneginf' }], from: 'y', to: 'out',
+    link: 'https://numpy.org/doc/stable/release/1.25.0-notes.html#expired-deprecations',
+    message: 'y= (an alias of out=) of np.fix/np.isposinf/np.isneginf was removed in NumPy 1.25: use out=',
+    fixtures: [{
+      before: NP + 'o = np.empty(2)\nnp.fix([1.5, -2.5], y=o)\nprint(o, np.isposinf([np.inf, 1.0], y=np.empty(2, dtype=bool)))',
+      after: NP + 'o = np.empty(2)\nnp.fix([1.5, -2.5], out=o)\nprint(o, np.isposinf([np.inf, 1.0], out=np.empty(2, dtype=bool)))',
+      expect: '[ 1. -2.] [ True False]', beforeError: 'TypeError',
+    }],
+  },
 ];
