@@ -2,7 +2,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule, deleteStatement } from './helpers.js';
-import { callArgs, kwValue, renameKeyword, replaceNode, stringValue, quoteOf } from './tree.js';
+import { addArgument, callArgs, kwValue, renameKeyword, replaceNode, stringValue, quoteOf } from './tree.js';
 
 const API = (v: string) => `https://matplotlib.org/stable/api/prev_api_changes/api_changes_${v}.html`;
 const MPL_SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.close('all')\n";
@@ -179,19 +179,24 @@ const mlabNormpdf = rule({
 
 const axisbg = rule({
   id: 'mpl-axisbg',
-  triggers: ['axisbg', 'set_axis_bgcolor'],
+  triggers: ['axisbg', 'set_axis_bgcolor', 'get_axis_bgcolor'],
   library: 'matplotlib',
-  title: 'axisbg= / set_axis_bgcolor()',
-  old: "plt.subplot(111, axisbg='w'); ax.set_axis_bgcolor('w')",
-  new: "plt.subplot(111, facecolor='w'); ax.set_facecolor('w')",
+  title: 'axisbg= / set_axis_bgcolor() / get_axis_bgcolor()',
+  old: "plt.subplot(111, axisbg='w'); ax.set_axis_bgcolor('w'); ax.get_axis_bgcolor()",
+  new: "plt.subplot(111, facecolor='w'); ax.set_facecolor('w'); ax.get_facecolor()",
   removedIn: '2.2',
-  errors: [err('AttributeError', /unexpected keyword argument 'axisbg'|has no attribute 'set_axis_bgcolor'/)],
+  errors: [err('AttributeError', /unexpected keyword argument 'axisbg'|has no attribute '[gs]et_axis_bgcolor'/)],
   link: API('2.2.0'),
-  message: 'axisbg/set_axis_bgcolor were removed in matplotlib 2.2; use facecolor/set_facecolor',
+  message: 'axisbg/set_axis_bgcolor/get_axis_bgcolor were removed in matplotlib 2.2; use facecolor/set_facecolor/get_facecolor',
   fixtures: [{
     before: MPL_SETUP + "ax = plt.subplot(111, axisbg='red')\nax.set_axis_bgcolor('blue')\nprint(ax.get_facecolor())",
     after: MPL_SETUP + "ax = plt.subplot(111, facecolor='red')\nax.set_facecolor('blue')\nprint(ax.get_facecolor())",
     expect: '(0.0, 0.0, 1.0, 1.0)',
+    beforeError: 'AttributeError',
+  }, {
+    before: MPL_SETUP + "ax = plt.subplot(111)\nax.set_facecolor('red')\nprint(ax.get_axis_bgcolor())",
+    after: MPL_SETUP + "ax = plt.subplot(111)\nax.set_facecolor('red')\nprint(ax.get_facecolor())",
+    expect: '(1.0, 0.0, 0.0, 1.0)',
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
@@ -199,7 +204,7 @@ const axisbg = rule({
       if (kw.childForFieldName('name')?.text !== 'axisbg') continue;
       yield { node: kw, edits: [renameKeyword(kw, 'facecolor')] };
     }
-    for (const { nameNode, call } of ctx.methodCalls(['set_axis_bgcolor'])) yield { node: call, edits: [replaceNode(nameNode, 'set_facecolor')] };
+    for (const { nameNode, call, name } of ctx.methodCalls(['set_axis_bgcolor', 'get_axis_bgcolor'])) yield { node: call, edits: [replaceNode(nameNode, name === 'get_axis_bgcolor' ? 'get_facecolor' : 'set_facecolor')] };
   },
 });
 
@@ -343,6 +348,14 @@ const NO_EFFECT_RCPARAMS: Record<string, string> = {
   'axes.hold': '3.0 (axes always hold)',
   'examples.directory': '3.0 (it was unused)',
   'text.latex.preview': '3.5 (it had no effect)',
+  'verbose.level': '3.3 (it had no effect since matplotlib logs with the logging module)',
+  'verbose.fileo': '3.3 (it had no effect since matplotlib logs with the logging module)',
+  'pgf.debug': '3.3 (it had no effect)',
+  'text.dvipnghack': '3.1 (it had no effect)',
+  'plugins.directory': '3.1 (it was unused)',
+  'keymap.all_axes': '3.5 (a key binding of interactive windows)',
+  'animation.avconv_path': '3.5 (the avconv writers were removed)',
+  'animation.avconv_args': '3.5 (the avconv writers were removed)',
 };
 const RC_PARAMS = ['matplotlib.rcParams', 'matplotlib.pyplot.rcParams', 'pylab.rcParams', 'matplotlib.pylab.rcParams'];
 
@@ -354,11 +367,11 @@ const removedRcParams = rule({
   old: "plt.rcParams['axes.color_cycle'] = ['r', 'k']; plt.rcParams['text.latex.unicode'] = True",
   new: "plt.rcParams['axes.prop_cycle'] = plt.cycler(color=['r', 'k'])  (the other line removed)",
   removedIn: '3.0',
-  errors: [err('KeyError', /(text\.latex\.unicode|axes\.hold|examples\.directory|text\.latex\.preview|axes\.color_cycle)/)],
+  errors: [err('KeyError', /(text\.latex\.unicode|axes\.hold|examples\.directory|text\.latex\.preview|axes\.color_cycle|verbose\.(level|fileo)|pgf\.debug|text\.dvipnghack|plugins\.directory|keymap\.all_axes|animation\.avconv_(path|args))/)],
   link: `${API('3.3.0')}#rcparams`,
   message: 'this rcParam was removed: axes.color_cycle (deprecated in 1.5) is axes.prop_cycle, a cycler of colors; text.latex.unicode (3.3), axes.hold (3.0), examples.directory (3.0) and text.latex.preview (3.5) had no effect any more and their assignments are dropped',
   fixtures: [{
-    before: MPL_SETUP + "plt.rcParams['text.latex.unicode'] = True\nplt.rcParams['axes.color_cycle'] = ['r', 'k']\nprint(plt.rcParams['axes.prop_cycle'].by_key()['color'])",
+    before: MPL_SETUP + "plt.rcParams['text.latex.unicode'] = True\nplt.rcParams['verbose.level'] = 'helpful'\nplt.rcParams['axes.color_cycle'] = ['r', 'k']\nprint(plt.rcParams['axes.prop_cycle'].by_key()['color'])",
     after: MPL_SETUP + "plt.rcParams['axes.prop_cycle'] = plt.cycler(color=['r', 'k'])\nprint(plt.rcParams['axes.prop_cycle'].by_key()['color'])",
     expect: "['r', 'k']",
     beforeError: 'KeyError',
@@ -389,5 +402,135 @@ const removedRcParams = rule({
   },
 });
 
-export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle, axisNormal, removedRcParams];
+/** Tick-parameter switches: matplotlib < 3.1 read the strings 'on'/'off' (and 'true'/'false') as booleans. */
+const TICK_SWITCHES = new Set(['bottom', 'top', 'left', 'right', 'labelbottom', 'labeltop', 'labelleft', 'labelright', 'gridOn', 'tick1On', 'tick2On', 'label1On', 'label2On']);
+const ON_OFF: Record<string, string> = { on: 'True', off: 'False', true: 'True', false: 'False' };
+
+const onOffStrings = rule({
+  id: 'mpl-on-off-strings',
+  triggers: ['tick_params', 'set_tick_params', 'grid', 'box'],
+  library: 'matplotlib',
+  title: "'on'/'off' strings for booleans",
+  old: "plt.tick_params(bottom='off', labelbottom='off'); plt.grid('off'); plt.box('off')",
+  new: 'plt.tick_params(bottom=False, labelbottom=False); plt.grid(False); plt.box(False)',
+  removedIn: '3.1',
+  errors: [],
+  link: `${API('3.1.0')}#arguments`,
+  message: "matplotlib 3.1 stopped reading 'on'/'off' as True/False in tick_params, grid and box: any non-empty string is now true, so 'off' shows the ticks, grid or frame the code hid",
+  fixtures: [{
+    before: MPL_SETUP + "fig, ax = plt.subplots()\nax.tick_params(axis='x', bottom='off', labelbottom='off')\nplt.grid('off')\nplt.box('off')\nt = ax.xaxis.get_major_ticks()[0]\nprint(bool(t.tick1line.get_visible()), bool(t.label1.get_visible()), bool(ax.xaxis.get_gridlines()[0].get_visible()), bool(ax.get_frame_on()))",
+    after: MPL_SETUP + "fig, ax = plt.subplots()\nax.tick_params(axis='x', bottom=False, labelbottom=False)\nplt.grid(False)\nplt.box(False)\nt = ax.xaxis.get_major_ticks()[0]\nprint(bool(t.tick1line.get_visible()), bool(t.label1.get_visible()), bool(ax.xaxis.get_gridlines()[0].get_visible()), bool(ax.get_frame_on()))",
+    expect: 'False False False False',
+    beforeOutcome: 'differs',
+  }, {
+    before: MPL_SETUP + "ax = plt.gca()\nax.grid('on')\nplt.tick_params(top='on', labeltop='On')\nprint(ax.xaxis.get_major_ticks()[0].tick2line.get_visible(), ax.xaxis.get_gridlines()[0].get_visible())",
+    after: MPL_SETUP + "ax = plt.gca()\nax.grid(True)\nplt.tick_params(top=True, labeltop=True)\nprint(ax.xaxis.get_major_ticks()[0].tick2line.get_visible(), ax.xaxis.get_gridlines()[0].get_visible())",
+    expect: 'True True',
+    beforeOutcome: 'differs',
+  }],
+  *find(ctx) {
+    const bool = (v: SyntaxNode | undefined) => {
+      const t = v && stringValue(v)?.toLowerCase();
+      return t !== undefined && t in ON_OFF ? ON_OFF[t] : undefined;
+    };
+    for (const { call, name } of ctx.callsNamed(['tick_params', 'set_tick_params', 'grid', 'box'])) {
+      const args = callArgs(call);
+      if (!args) continue;
+      if (name === 'box' && ctx.qname(call.childForFieldName('function')) !== 'matplotlib.pyplot.box') continue;
+      const values: SyntaxNode[] = [];
+      if (name === 'grid' || name === 'box') {
+        const first = args.positional[0];
+        if (first) values.push(first);
+        for (const k of name === 'grid' ? ['b', 'visible'] : ['on']) { const v = kwValue(args.keywords.get(k)); if (v) values.push(v); }
+      } else {
+        for (const [k, kw] of args.keywords) { const v = kwValue(kw); if (TICK_SWITCHES.has(k) && v) values.push(v); }
+      }
+      for (const v of values) {
+        const b = bool(v);
+        if (b) yield { node: v, edits: [replaceNode(v, b)] };
+      }
+    }
+  },
+});
+
+/** `leg.draggable()` toggled dragging (off at first): `set_draggable(True)`; with a state, the same call renamed. */
+const legendDraggable = rule({
+  id: 'mpl-legend-draggable',
+  triggers: ['draggable'],
+  library: 'matplotlib',
+  title: 'Legend.draggable()',
+  old: 'plt.legend().draggable()',
+  new: 'plt.legend().set_draggable(True)',
+  removedIn: '3.1',
+  errors: [err('AttributeError', /'Legend' object has no attribute 'draggable'/)],
+  link: `${API('3.1.0')}#classes-and-methods`,
+  message: 'Legend.draggable was removed in matplotlib 3.1 (deprecated in 3.0): use set_draggable(state); draggable() with no argument switched dragging on',
+  fixtures: [{
+    before: MPL_SETUP + "plt.plot([1, 2], label='a')\nleg = plt.legend(loc='best')\nleg.draggable()\nplt.legend().draggable(True)\nprint(plt.gca().get_legend().get_draggable(), leg.get_draggable())",
+    after: MPL_SETUP + "plt.plot([1, 2], label='a')\nleg = plt.legend(loc='best')\nleg.set_draggable(True)\nplt.legend().set_draggable(True)\nprint(plt.gca().get_legend().get_draggable(), leg.get_draggable())",
+    expect: 'True True',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    // Annotations (`Text.draggable`, `AnnotationBbox.draggable`) keep the method: only legends, known as
+    // a `legend(...)` call or a name bound to one, or after the Legend error.
+    const rt = ctx.nb.info.runtime;
+    const widened = rt?.failingCell === ctx.index && rt.ename === 'AttributeError' && /'Legend' object has no attribute 'draggable'/.test(rt.evalue);
+    const legendNames = new Set<string>();
+    for (const a of ctx.nodes('assignment')) {
+      const l = a.childForFieldName('left');
+      const r = a.childForFieldName('right');
+      if (l?.type === 'identifier' && r?.type === 'call' && /(^|\.)legend$/.test(r.childForFieldName('function')?.text ?? '')) legendNames.add(l.text);
+    }
+    for (const { call, recv, nameNode } of ctx.methodCalls(['draggable'])) {
+      const isLegend = (recv.type === 'call' && /(^|\.)legend$/.test(recv.childForFieldName('function')?.text ?? '')) || (recv.type === 'identifier' && legendNames.has(recv.text));
+      if (!isLegend && !widened) continue;
+      const args = callArgs(call);
+      if (!args) continue;
+      const edits: TextEdit[] = [replaceNode(nameNode, 'set_draggable')];
+      if (!args.all.length) edits.push(addArgument(args, 'True'));
+      yield { node: call, edits };
+    }
+  },
+});
+
+/** `linestyle='steps-mid--'`: the step drawstyle was part of the linestyle before 3.3. */
+const STEPS = /^(steps(?:-pre|-mid|-post)?)(.*)$/;
+
+const linestyleSteps = rule({
+  id: 'mpl-linestyle-steps',
+  triggers: ['linestyle', 'ls'],
+  library: 'matplotlib',
+  title: "linestyle='steps'",
+  old: "plt.plot(x, y, linestyle='steps-mid--')",
+  new: "plt.plot(x, y, drawstyle='steps-mid', linestyle='--')",
+  removedIn: '3.3',
+  errors: [err('ValueError', /'steps[\w-]*[-.:]*' is not a valid value for (ls|linestyle)/)],
+  link: `${API('3.1.0')}#passing-a-line2d-s-drawstyle-together-with-the-linestyle-is-deprecated`,
+  message: "a step drawstyle inside linestyle ('steps', 'steps-mid--') was deprecated in matplotlib 3.1 and removed in 3.3: it is drawstyle=, the rest stays the linestyle",
+  fixtures: [{
+    before: MPL_SETUP + "l1, = plt.plot([1, 2, 3], linestyle='steps')\nl2, = plt.plot([1, 2, 3], ls='steps-mid--', color='r')\nprint(l1.get_drawstyle(), l1.get_linestyle(), l2.get_drawstyle(), l2.get_linestyle())",
+    after: MPL_SETUP + "l1, = plt.plot([1, 2, 3], drawstyle='steps')\nl2, = plt.plot([1, 2, 3], drawstyle='steps-mid', ls='--', color='r')\nprint(l1.get_drawstyle(), l1.get_linestyle(), l2.get_drawstyle(), l2.get_linestyle())",
+    expect: 'steps - steps-mid --',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const kw of ctx.nodes('keyword_argument')) {
+      const name = kw.childForFieldName('name')?.text;
+      if (name !== 'linestyle' && name !== 'ls') continue;
+      const v = kwValue(kw);
+      const m = STEPS.exec(stringValue(v) ?? '');
+      const call = kw.parent?.parent;
+      const args = call?.type === 'call' ? callArgs(call) : undefined;
+      if (!v || !m || !args || args.keywords.has('drawstyle') || args.keywords.has('ds')) continue;
+      const q = quoteOf(v);
+      const edits: TextEdit[] = m[2]
+        ? [{ start: kw.startIndex, end: kw.startIndex, text: `drawstyle=${q}${m[1]}${q}, ` }, replaceNode(v, `${q}${m[2]}${q}`)]
+        : [replaceNode(kw, `drawstyle=${q}${m[1]}${q}`)];
+      yield { node: kw, edits };
+    }
+  },
+});
+
+export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle, axisNormal, removedRcParams, onOffStrings, legendDraggable, linestyleSteps];
 

@@ -18,9 +18,10 @@ import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
 import { onFrameLines, statementRows } from './traceback.js';
 
-const FLOAT_INDEX = /slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices|cannot do (slice|positional) indexing on \w+ with these indexers \[[^\]]*\] of type float|Cannot index by location index with a non-integer key/;
+// matplotlib < 3.5 also truncated float subplot numbers (`plt.subplot(n / 2, 2, i)`); 3.5 rejects them.
+const FLOAT_INDEX = /Number of (rows|columns) must be a positive integer, not|num must be an integer with 1 <= num <= \d+, not|slice indices must be integers|'float' object cannot be interpreted as an integer|only integers, slices .* are valid indices|cannot do (slice|positional) indexing on \w+ with these indexers \[[^\]]*\] of type float|Cannot index by location index with a non-integer key/;
 /** Calls whose arguments must be integers. */
-const INT_ARG_CALLS = new Set(['range', 'xrange', 'zeros', 'ones', 'empty', 'full', 'reshape', 'islice', 'sample', 'randint', 'head', 'tail', 'nlargest', 'nsmallest']);
+const INT_ARG_CALLS = new Set(['range', 'xrange', 'zeros', 'ones', 'empty', 'full', 'reshape', 'islice', 'sample', 'randint', 'head', 'tail', 'nlargest', 'nsmallest', 'subplot', 'add_subplot', 'subplots']);
 
 export interface DivisionCandidate {
   patch: Patch;
@@ -28,7 +29,7 @@ export interface DivisionCandidate {
 }
 
 export async function floatIndexPatches(nb: Notebook, failingCell: number, error: { ename: string; evalue: string }, frames: readonly RuntimeFrame[] = []): Promise<DivisionCandidate[]> {
-  if (!['TypeError', 'IndexError'].includes(error.ename) || !FLOAT_INDEX.test(error.evalue)) return [];
+  if (!['TypeError', 'IndexError', 'ValueError'].includes(error.ename) || !FLOAT_INDEX.test(error.evalue)) return [];
   const cells = await parseNotebookCells(nb);
   try {
     const targets = indexTargets(cells, failingCell, frames);

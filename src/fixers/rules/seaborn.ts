@@ -3,7 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
 import { deleteStatement, err, moveModules, rule } from './helpers.js';
-import { addArgument, callArgs, removeArgument, renameKeyword, replaceNode, type Args } from './tree.js';
+import { addArgument, callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, type Args } from './tree.js';
 
 const WN = (v: string) => `https://seaborn.pydata.org/whatsnew/v${v}.html`;
 const SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.close('all')\nimport pandas as pd\nimport seaborn as sns\ndf = pd.DataFrame({'x': [1, 2, 3, 4], 'y': [2.0, 4.0, 5.0, 4.0], 'c': ['a', 'b', 'a', 'b']})\n";
@@ -35,6 +35,12 @@ const factorplot = rule({
     before: SETUP + "g = sns.factorplot(x='c', y='y', data=df, size=3)\nprint(type(g).__name__, len(g.ax.lines) > 0)",
     after: SETUP + "g = sns.catplot(x='c', y='y', data=df, height=3, kind='point')\nprint(type(g).__name__, len(g.ax.lines) > 0)",
     expect: 'FacetGrid True',
+    beforeError: 'AttributeError',
+  }, {
+    // Positional x of the old signature: named by seaborn-positional-arguments in the same pass.
+    before: SETUP + "g = sns.factorplot('c', data=df, kind='count')\nprint(g.ax.get_xlabel(), len(g.ax.patches))",
+    after: SETUP + "g = sns.catplot(x='c', data=df, kind='count')\nprint(g.ax.get_xlabel(), len(g.ax.patches))",
+    expect: 'c 2',
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
@@ -68,31 +74,99 @@ const lvplot = rule({
   },
 });
 
+/** tsplot keywords lineplot takes as they are (seaborn's and matplotlib's); anything else of tsplot's is report-only. */
+const TSPLOT_KEPT = new Set(['color', 'ax', 'estimator', 'n_boot', 'legend', 'err_kws', 'label', 'linewidth', 'lw', 'linestyle', 'ls', 'marker', 'alpha', 'markersize', 'ms']);
+const TSPLOT_LONG = ['time', 'value', 'unit', 'condition'];
+
+/**
+ * tsplot (removed in 0.10) drew, for an array (rows = units, columns = time points; a 1-D array is one
+ * unit), the mean over the units at each time point with a 68% bootstrap band; for long-form data the
+ * mean of `value` over `unit`s at each `time`, one line per `condition`. lineplot draws the same mean:
+ * the array melted to long form (column index, value), or the frame with time -> x, value -> y,
+ * condition -> hue (the mean over units is lineplot's default aggregation). ci=N is errorbar=('ci', N).
+ */
+function tsplotRewrite(ctx: CellContext, call: SyntaxNode, fn: SyntaxNode, args: Args): TextEdit[] | undefined {
+  if (args.splat || args.positional.length > 1) return undefined;
+  const data = args.positional[0] ?? kwValue(args.keywords.get('data'));
+  if (!data) return undefined;
+  const kept: string[] = [];
+  let errorbar = "('ci', 68)";
+  for (const [k, kw] of args.keywords) {
+    const v = kwValue(kw)!;
+    if (k === 'data' || TSPLOT_LONG.includes(k)) continue;
+    if (k === 'ci') {
+      if (!['integer', 'float'].includes(v.type)) return undefined;
+      errorbar = `('ci', ${v.text})`;
+    } else if (k === 'err_style') {
+      const st = stringValue(v);
+      if (st === 'ci_bars') kept.push("err_style='bars'");
+      else if (st !== 'ci_band') return undefined;
+    } else if (TSPLOT_KEPT.has(k)) kept.push(kw.text);
+    else return undefined;
+  }
+  const long = TSPLOT_LONG.filter((k) => args.keywords.has(k));
+  let head: string;
+  if (!long.length) {
+    const pd = ctx.moduleRef('pandas', 'pd');
+    const np = ctx.moduleRef('numpy', 'np');
+    if (!pd || !np) return undefined;
+    head = `data=${pd.name}.DataFrame(${np.name}.atleast_2d(${np.name}.asarray(${data.text}))).melt(), x='variable', y='value'`;
+    const imports = [pd.edit, np.edit].filter((e): e is TextEdit => !!e);
+    return [replaceNode(call, `${fn.text.replace(/tsplot$/, 'lineplot')}(${[head, `errorbar=${errorbar}`, ...kept].join(', ')})`), ...imports];
+  }
+  const name = (k: string) => { const v = kwValue(args.keywords.get(k)); return v && stringValue(v) !== undefined ? v.text : undefined; };
+  const [time, value, condition] = [name('time'), name('value'), name('condition')];
+  // Long form needs named columns; `unit` may be anything lineplot can drop (it averages over the rows at each x).
+  if (!time || !value || (args.keywords.has('condition') && !condition) || ctx.nb.isNonPandasExpr(data, ctx.index)) return undefined;
+  head = `data=${data.text}, x=${time}, y=${value}${condition ? `, hue=${condition}` : ''}`;
+  return [replaceNode(call, `${fn.text.replace(/tsplot$/, 'lineplot')}(${[head, `errorbar=${errorbar}`, ...kept].join(', ')})`)];
+}
+
 const tsplot = rule({
   id: 'seaborn-tsplot',
   triggers: ['tsplot'],
   library: 'seaborn',
   title: 'sns.tsplot',
-  old: "sns.tsplot(data=df, time='t', unit='u', condition='c', value='v')",
-  new: "sns.lineplot(data=df, x='t', y='v', hue='c', units='u', estimator=None)",
+  old: "sns.tsplot(X) / sns.tsplot(data=df, time='t', unit='u', condition='c', value='v')",
+  new: "sns.lineplot(data=pd.DataFrame(np.atleast_2d(np.asarray(X))).melt(), x='variable', y='value', errorbar=('ci', 68)) / sns.lineplot(data=df, x='t', y='v', hue='c', errorbar=('ci', 68))",
   removedIn: '0.10',
-  autoFixable: false,
   errors: [noAttr('tsplot')],
   link: WN('0.10.0'),
-  message: "tsplot was removed in seaborn 0.10: use lineplot (time -> x, value -> y, condition -> hue, unit -> units); tsplot also accepted a 2-D array (rows = units, columns = time points), which must be melted into long form first",
+  message: "tsplot was removed in seaborn 0.10: lineplot draws the same mean and 68% band (an array is melted to long form: rows are units, columns time points; long-form data maps time -> x, value -> y, condition -> hue); other tsplot options are reported only",
   fixtures: [{
-    before: SETUP + "ax = sns.tsplot(data=df, time='x', value='y', unit='c', condition='c')\nprint(ax.get_xlabel())",
-    manual: SETUP + "ax = sns.lineplot(data=df, x='x', y='y', hue='c')\nprint(ax.get_xlabel())",
-    expect: 'x',
+    before: SETUP + "import numpy as np\nX = np.random.RandomState(0).rand(5, 4)\nax = sns.tsplot(X, color='r')\nprint(np.round(ax.lines[0].get_ydata(), 3).tolist() == np.round(X.mean(axis=0), 3).tolist(), len(ax.collections))",
+    after: SETUP + "import numpy as np\nX = np.random.RandomState(0).rand(5, 4)\nax = sns.lineplot(data=pd.DataFrame(np.atleast_2d(np.asarray(X))).melt(), x='variable', y='value', errorbar=('ci', 68), color='r')\nprint(np.round(ax.lines[0].get_ydata(), 3).tolist() == np.round(X.mean(axis=0), 3).tolist(), len(ax.collections))",
+    expect: 'True 1',
+    beforeError: 'AttributeError',
+  }, {
+    before: SETUP + "ax = sns.tsplot(data=[3, 1, 2], ci=95, err_style='ci_bars')\nprint(ax.lines[0].get_ydata().tolist(), ax.lines[0].get_xdata().tolist())",
+    after: 'import numpy as np\n' + SETUP + "ax = sns.lineplot(data=pd.DataFrame(np.atleast_2d(np.asarray([3, 1, 2]))).melt(), x='variable', y='value', errorbar=('ci', 95), err_style='bars')\nprint(ax.lines[0].get_ydata().tolist(), ax.lines[0].get_xdata().tolist())",
+    expect: '[3.0, 1.0, 2.0] [0.0, 1.0, 2.0]',
+    beforeError: 'AttributeError',
+  }, {
+    before: SETUP + "ax = sns.tsplot(data=df, time='x', value='y', unit='c', condition='c')\nprint(ax.get_xlabel(), [l.get_ydata().tolist() for l in ax.lines[:2]])",
+    after: SETUP + "ax = sns.lineplot(data=df, x='x', y='y', hue='c', errorbar=('ci', 68))\nprint(ax.get_xlabel(), [l.get_ydata().tolist() for l in ax.lines[:2]])",
+    expect: 'x [[2.0, 5.0], [4.0, 4.0]]',
+    beforeError: 'AttributeError',
+  }, {
+    before: SETUP + "import numpy as np\nax = sns.tsplot(np.ones((3, 2)), err_style='unit_traces')\nprint(len(ax.lines))",
+    manual: SETUP + "import numpy as np\nax = sns.lineplot(data=pd.DataFrame(np.ones((3, 2))).melt(ignore_index=False).reset_index(), x='variable', y='value', units='index', estimator=None)\nprint(len(ax.lines))",
+    expect: '3',
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call } of snsCalls(ctx, ['tsplot'])) yield { node: call };
+    for (const { call, fn, args } of snsCalls(ctx, ['tsplot'])) {
+      const edits = tsplotRewrite(ctx, call, fn, args);
+      yield edits ? { node: call, edits } : { node: call };
+    }
   },
 });
 
 /** Positional parameter order before seaborn 0.12 made them keyword-only (data first). */
 const OLD_POSITIONAL: Record<string, string[]> = {
+  // The old names (seaborn-factorplot/-lvplot rename them in the same pass).
+  factorplot: ['x', 'y', 'hue', 'data'],
+  lvplot: ['x', 'y', 'hue', 'data'],
   countplot: ['x', 'y', 'hue', 'data'],
   barplot: ['x', 'y', 'hue', 'data'],
   boxplot: ['x', 'y', 'hue', 'data'],
@@ -214,16 +288,16 @@ const statFunc = rule({
 
 const removedFunctions = rule({
   id: 'seaborn-removed-functions',
-  triggers: ['corrplot', 'interactplot', 'coefplot', 'axlabel', 'symmatplot'],
+  triggers: ['corrplot', 'interactplot', 'coefplot', 'symmatplot'],
   library: 'seaborn',
-  title: 'sns.corrplot / interactplot / coefplot / axlabel',
+  title: 'sns.corrplot / interactplot / coefplot',
   old: 'sns.corrplot(df)',
   new: 'sns.heatmap(df.corr(), annot=True)',
   removedIn: '0.9',
   autoFixable: false,
-  errors: [noAttr('corrplot|interactplot|coefplot|axlabel|symmatplot')],
+  errors: [noAttr('corrplot|interactplot|coefplot|symmatplot')],
   link: WN('0.6.0'),
-  message: 'this seaborn function was removed: corrplot/symmatplot -> sns.heatmap(df.corr(), annot=True); axlabel -> ax.set(xlabel=..., ylabel=...); interactplot/coefplot have no replacement (use statsmodels or matplotlib directly)',
+  message: 'this seaborn function was removed: corrplot/symmatplot -> sns.heatmap(df.corr(), annot=True); interactplot/coefplot have no replacement (use statsmodels or matplotlib directly)',
   fixtures: [{
     before: SETUP + "ax = sns.corrplot(df[['x', 'y']])\nprint(type(ax).__name__)",
     manual: SETUP + "ax = sns.heatmap(df[['x', 'y']].corr(), annot=True)\nprint(type(ax).__name__)",
@@ -231,7 +305,45 @@ const removedFunctions = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { node } of ctx.attributesTo(['seaborn.corrplot', 'seaborn.interactplot', 'seaborn.coefplot', 'seaborn.axlabel', 'seaborn.symmatplot'])) yield { node };
+    for (const { node } of ctx.attributesTo(['seaborn.corrplot', 'seaborn.interactplot', 'seaborn.coefplot', 'seaborn.symmatplot'])) yield { node };
+  },
+});
+
+/** sns.axlabel(x, y, **kw) (deprecated 0.11, removed 0.12) set the current axes' two labels. */
+const axlabel = rule({
+  id: 'seaborn-axlabel',
+  triggers: ['axlabel'],
+  library: 'seaborn',
+  title: 'sns.axlabel',
+  old: "sns.axlabel('Age', 'Fare')",
+  new: "plt.gca().set(xlabel='Age', ylabel='Fare')",
+  removedIn: '0.12',
+  errors: [noAttr('axlabel')],
+  link: WN('0.11.0'),
+  message: 'sns.axlabel was removed in seaborn 0.12 (deprecated in 0.11): it set the current axes\' x and y labels, as plt.xlabel/plt.ylabel or ax.set(xlabel=, ylabel=) do',
+  fixtures: [{
+    before: SETUP + "ax = sns.barplot(x='c', y='y', data=df)\nsns.axlabel('Class', 'Mean y')\nprint(ax.get_xlabel(), '|', ax.get_ylabel())",
+    after: SETUP + "ax = sns.barplot(x='c', y='y', data=df)\nplt.gca().set(xlabel='Class', ylabel='Mean y')\nprint(ax.get_xlabel(), '|', ax.get_ylabel())",
+    expect: 'Class | Mean y',
+    beforeError: 'AttributeError',
+  }, {
+    before: SETUP + "plt.plot([1, 2])\nsns.axlabel('a', 'b', fontsize=7)\nprint(plt.gca().xaxis.label.get_fontsize(), plt.gca().get_ylabel())",
+    after: SETUP + "plt.plot([1, 2])\nplt.xlabel('a', fontsize=7); plt.ylabel('b', fontsize=7)\nprint(plt.gca().xaxis.label.get_fontsize(), plt.gca().get_ylabel())",
+    expect: '7.0 b',
+    beforeError: 'AttributeError',
+  }],
+  *find(ctx) {
+    for (const { call, args } of snsCalls(ctx, ['axlabel'])) {
+      const ref = ctx.moduleRef('matplotlib.pyplot', 'plt');
+      const [x, y] = args.positional;
+      if (!ref || args.positional.length !== 2 || args.splat) { yield { node: call }; continue; }
+      const kws = [...args.keywords.values()].map((k) => k.text);
+      const imports = ref.edit ? [ref.edit] : [];
+      if (!kws.length) { yield { node: call, edits: [replaceNode(call, `${ref.name}.gca().set(xlabel=${x.text}, ylabel=${y.text})`), ...imports] }; continue; }
+      if (call.parent?.type !== 'expression_statement') { yield { node: call }; continue; }
+      const more = kws.map((k) => `, ${k}`).join('');
+      yield { node: call, edits: [replaceNode(call, `${ref.name}.xlabel(${x.text}${more}); ${ref.name}.ylabel(${y.text}${more})`), ...imports] };
+    }
   },
 });
 
@@ -373,4 +485,4 @@ const jointAnnotate = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];
+export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, axlabel, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];

@@ -45,6 +45,11 @@ describe('floatIndexPatches', () => {
     assert.deepEqual(floor!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:-m//10]\n    tail = rows[-m//10:]\n    return head[:3], tail\nsplit = rows[:len(rows)/3]']]);
     assert.deepEqual(trunc!.patch.edits.map((e: any) => [e.cell, e.newSource]), [[0, 'def load():\n    m = len(rows)\n    head = rows[:int(-m/10)]\n    tail = rows[int(-m/10):]\n    return head[:3], tail\nsplit = rows[:len(rows)/3]']]);
   });
+  it("matplotlib 3.5 rejects float subplot numbers that older versions truncated: int() in subplot()/add_subplot()", async () => {
+    const err = { ename: 'ValueError', evalue: 'Number of rows must be a positive integer, not 2.0' };
+    const [c] = await floatIndexPatches(notebookOf(['for i, col in enumerate(cols):\n    plt.subplot(len(cols) / 2, 2, i + 1)\n    ax = fig.add_subplot(np.ceil(n / 3), 3, i + 1)']), 0, err, [{ cell: 0, line: 2 }]);
+    assert.equal((c!.patch.edits[0] as any).newSource, 'for i, col in enumerate(cols):\n    plt.subplot(int(len(cols) / 2), 2, i + 1)\n    ax = fig.add_subplot(int(np.ceil(n / 3)), 3, i + 1)');
+  });
   it('nothing for bounds that are not floats by construction, or another error', async () => {
     const nb = notebookOf(['n = len(rows) + 2', 'first = rows[:n]']);
     assert.deepEqual(await floatIndexPatches(nb, 1, SLICE), []);

@@ -365,4 +365,69 @@ export const matplotlibTable: TableEntry[] = [
   }, {
     before: 'import matplotlib.cm as cm\nprint(cm.Vega10.N)', after: 'import matplotlib.cm as cm\nprint(cm.tab10.N)', expect: '10',
   }),
+  // API changes 3.0–3.10 read record by record (2026-11-27).
+  ...([['axesPatch', 'ax', 'plt.subplots()[1]', 'Axes'], ['figurePatch', 'fig', 'plt.figure()', 'Figure']] as const).map(([from, v, make, cls]): TableEntry => ({
+    kind: 'rename-method', id: `mpl-${from.replace('Patch', '')}-patch`, library: 'matplotlib', removedIn: '3.0', deprecatedIn: '2.1',
+    receiver: 'any', from, to: 'patch', attribute: true,
+    link: API('3.0.0', '#deprecated-apis'),
+    message: `${cls}.${from} was removed in matplotlib 3.0: it is ${cls.toLowerCase()}.patch`,
+    fixtures: [{
+      before: PLT + `${v} = ${make}\n${v}.${from}.set_facecolor('red')\nprint(${v}.patch.get_facecolor())`,
+      after: PLT + `${v} = ${make}\n${v}.patch.set_facecolor('red')\nprint(${v}.patch.get_facecolor())`,
+      expect: '(1.0, 0.0, 0.0, 1.0)', beforeError: 'AttributeError',
+    }],
+  })),
+  // Subplot position helpers (3.4 deprecation, removed 3.6): the SubplotSpec answers the same questions.
+  ...(['is_first_col', 'is_first_row', 'is_last_col', 'is_last_row'] as const).map((from): TableEntry => ({
+    kind: 'rename-method', id: `mpl-subplot-${from.replace(/_/g, '-')}`, library: 'matplotlib', removedIn: '3.6', deprecatedIn: '3.4',
+    receiver: 'any', from, to: `get_subplotspec().${from}`,
+    link: API('3.6.0', '#classes-methods-and-attributes'),
+    message: `Axes.${from}() was removed in matplotlib 3.6: use ax.get_subplotspec().${from}()`,
+    fixtures: [{
+      before: PLT + `fig, axs = plt.subplots(2, 3)\nprint([ax.${from}() for ax in axs.flat])`,
+      after: PLT + `fig, axs = plt.subplots(2, 3)\nprint([ax.get_subplotspec().${from}() for ax in axs.flat])`,
+      expect: {
+        is_first_col: '[True, False, False, True, False, False]', is_first_row: '[True, True, True, False, False, False]',
+        is_last_col: '[False, False, True, False, False, True]', is_last_row: '[False, False, False, True, True, True]',
+      }[from],
+      beforeError: 'AttributeError',
+    }],
+  })),
+  ...([['rowNum', 'rowspan'], ['colNum', 'colspan']] as const).map(([from, span]): TableEntry => ({
+    kind: 'rename-method', id: `mpl-subplot-${from.toLowerCase()}`, library: 'matplotlib', removedIn: '3.4', deprecatedIn: '3.2',
+    receiver: 'any', from, to: `get_subplotspec().${span}.start`, attribute: true,
+    link: API('3.4.0', '#classes-methods-and-attributes'),
+    message: `SubplotBase.${from} was removed in matplotlib 3.4: use ax.get_subplotspec().${span}.start`,
+    fixtures: [{
+      before: PLT + `fig, axs = plt.subplots(2, 3)\nprint([ax.${from} for ax in axs.flat])`,
+      after: PLT + `fig, axs = plt.subplots(2, 3)\nprint([ax.get_subplotspec().${span}.start for ax in axs.flat])`,
+      expect: from === 'rowNum' ? '[0, 0, 0, 1, 1, 1]' : '[0, 1, 2, 0, 1, 2]',
+      beforeError: 'AttributeError',
+    }],
+  })),
+  {
+    kind: 'rename-method', id: 'mpl-colorbar-update-bruteforce', library: 'matplotlib', removedIn: '3.5', deprecatedIn: '3.3',
+    receiver: 'any', from: 'update_bruteforce', to: 'update_normal',
+    link: API('3.5.0', '#classes-methods-and-attributes'),
+    message: 'Colorbar.update_bruteforce was removed in matplotlib 3.5: use update_normal(mappable)',
+    fixtures: [{
+      before: PLT + "import numpy as np\nim = plt.imshow(np.arange(4).reshape(2, 2))\ncb = plt.colorbar(im)\nim.set_clim(0, 10)\ncb.update_bruteforce(im)\nprint(cb.vmax)",
+      after: PLT + "import numpy as np\nim = plt.imshow(np.arange(4).reshape(2, 2))\ncb = plt.colorbar(im)\nim.set_clim(0, 10)\ncb.update_normal(im)\nprint(cb.vmax)",
+      expect: '10.0', beforeError: 'AttributeError',
+    }],
+  },
+  ...(['set_clim', 'set_cmap', 'set_norm'] as const).map((from): TableEntry => ({
+    // Images and other mappables keep these methods: only after the Colorbar error.
+    kind: 'rename-method', id: `mpl-colorbar-${from.replace('_', '-')}`, library: 'matplotlib', removedIn: '3.3', deprecatedIn: '3.1',
+    receiver: 'any', from, to: `mappable.${from}`, trigger: 'error',
+    errors: [err('AttributeError', new RegExp(`'Colorbar' object has no attribute '${from}'`))],
+    link: API('3.3.0', '#classes-methods-and-attributes'),
+    message: `Colorbar.${from} was removed in matplotlib 3.3 (a colorbar follows its mappable): use cb.mappable.${from}`,
+    fixtures: [{
+      before: PLT + `import numpy as np\nimport matplotlib.colors as mcolors\ncb = plt.colorbar(plt.imshow(np.arange(4).reshape(2, 2)))\ncb.${from}(${{ set_clim: '0, 10', set_cmap: "'gray'", set_norm: 'mcolors.Normalize(0, 10)' }[from]})\nprint(cb.mappable.get_clim()[1], cb.mappable.get_cmap().name)`,
+      after: PLT + `import numpy as np\nimport matplotlib.colors as mcolors\ncb = plt.colorbar(plt.imshow(np.arange(4).reshape(2, 2)))\ncb.mappable.${from}(${{ set_clim: '0, 10', set_cmap: "'gray'", set_norm: 'mcolors.Normalize(0, 10)' }[from]})\nprint(cb.mappable.get_clim()[1], cb.mappable.get_cmap().name)`,
+      expect: from === 'set_cmap' ? '3 gray' : '10.0 viridis',
+      beforeError: 'AttributeError',
+    }],
+  })),
 ];
