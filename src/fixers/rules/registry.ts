@@ -35,12 +35,13 @@ import { mplArtistSublists } from './matplotlib-artist-sublists.js';
 import { pandasInplaceRemoved } from './pandas-inplace.js';
 import { pandasSetitemDuplicateKeys } from './pandas-setitem-duplicate-keys.js';
 import { pandasReshapedCalls } from './pandas-reshaped-calls.js';
+import { pandasRecordForms } from './pandas-record-forms.js';
 import { pandasMissingLabelsReindex } from './pandas-missing-labels.js';
 import { dataDropAbsentLabels } from './data-drop-absent-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, pandasConcatSort, pandasInplaceRemoved, pandasSetitemDuplicateKeys, ...pandasReshapedCalls, dropUnusedFailingImport, pandasMissingLabelsReindex, dataDropAbsentLabels];
+  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, pandasConcatSort, pandasInplaceRemoved, pandasSetitemDuplicateKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, pandasMissingLabelsReindex, dataDropAbsentLabels];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {

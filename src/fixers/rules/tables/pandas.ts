@@ -811,4 +811,17 @@ export const pandasTable: TableEntry[] = [
       expect: '|   1 |', beforeError: 'ValueError',
     }],
   },
+  {
+    kind: 'drop-kwarg', id: 'pandas-plot-sort-columns', library: 'pandas', removedIn: '2.0', deprecatedIn: '1.5',
+    callees: on('pandas', 'plot'), kwarg: 'sort_columns', onlyValues: ['False'],
+    why: 'False was the default (the columns are plotted in their order)',
+    errors: [err('AttributeError', /unexpected keyword argument 'sort_columns'/)],
+    link: WN('2.0.0'),
+    message: 'plot(sort_columns=) was removed in pandas 2.0',
+    fixtures: [{
+      before: "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\nax = pd.DataFrame({'b': [1, 2], 'a': [3, 4]}).plot(sort_columns=False)\nprint([t.get_text() for t in ax.get_legend().get_texts()])",
+      after: "import matplotlib\nmatplotlib.use('Agg')\nimport pandas as pd\nax = pd.DataFrame({'b': [1, 2], 'a': [3, 4]}).plot()\nprint([t.get_text() for t in ax.get_legend().get_texts()])",
+      expect: "['b', 'a']", beforeError: 'AttributeError',
+    }],
+  },
 ];
