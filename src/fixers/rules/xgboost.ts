@@ -124,29 +124,38 @@ const boosterMethod = rule({
   },
 });
 
+/** GPU tree methods and the CPU algorithm each ran ('gpu_exact' was removed in 1.0, 'gpu_hist' in 2.0). */
+const GPU_TREE_METHODS: Record<string, string> = { gpu_hist: 'hist', gpu_exact: 'exact' };
+
 const gpuHist = rule({
   id: 'xgboost-gpu-settings',
   // Constructor keywords, or `'gpu_hist'` in a params dict.
   triggers: ['tree_method', 'gpu_id', 'predictor'],
-  gate: { literals: ['gpu_hist'] },
+  gate: { literals: ['gpu_hist', 'gpu_exact'] },
   library: 'xgboost',
-  title: "tree_method='gpu_hist' / predictor='gpu_predictor' / gpu_id",
+  title: "tree_method='gpu_hist' / 'gpu_exact' / predictor='gpu_predictor' / gpu_id",
   old: "XGBClassifier(tree_method='gpu_hist', gpu_id=0)",
   new: "XGBClassifier(tree_method='hist')",
   removedIn: '2.0',
-  errors: [err('XGBoostError', /not compiled with GPU support|gpu_hist/)],
+  errors: [err('XGBoostError', /not compiled with GPU support|gpu_hist|gpu_exact/)],
   link: NEWS,
-  message: "the environment has no GPU (and its xgboost is built without CUDA): 'gpu_hist' becomes the same algorithm on the CPU ('hist'); gpu_id/predictor are dropped",
+  message: "the environment has no GPU (and its xgboost is built without CUDA): 'gpu_hist' becomes the same algorithm on the CPU ('hist'), 'gpu_exact' (removed in 1.0) 'exact'; gpu_id/predictor are dropped",
   fixtures: [{
     before: DATA + "m = xgb.XGBClassifier(n_estimators=3, tree_method='gpu_hist', predictor='gpu_predictor').fit(X, y)\nprint(m.predict(X[:2]).shape)",
     after: DATA + "m = xgb.XGBClassifier(n_estimators=3, tree_method='hist').fit(X, y)\nprint(m.predict(X[:2]).shape)",
     expect: '(2,)',
     beforeError: 'XGBoostError',
+  }, {
+    before: DATA + "bst = xgb.train({'objective': 'binary:logistic', 'tree_method': 'gpu_exact'}, xgb.DMatrix(X, label=y), 3)\nprint(bst.num_boosted_rounds())",
+    after: DATA + "bst = xgb.train({'objective': 'binary:logistic', 'tree_method': 'exact'}, xgb.DMatrix(X, label=y), 3)\nprint(bst.num_boosted_rounds())",
+    expect: '3',
+    beforeError: 'XGBoostError',
   }],
   *find(ctx) {
     for (const { args } of xgbConstructors(ctx)) {
       const tm = kwValue(args.keywords.get('tree_method'));
-      if (tm && stringValue(tm) === 'gpu_hist') yield { node: tm, edits: [replaceNode(tm, `${quoteOf(tm)}hist${quoteOf(tm)}`)] };
+      const cpu = GPU_TREE_METHODS[stringValue(tm) ?? ''];
+      if (tm && cpu) yield { node: tm, edits: [replaceNode(tm, `${quoteOf(tm)}${cpu}${quoteOf(tm)}`)] };
       for (const k of ['gpu_id', 'predictor']) {
         const kw = args.keywords.get(k);
         if (kw && (k === 'gpu_id' || /gpu/.test(stringValue(kwValue(kw)) ?? ''))) yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
@@ -154,7 +163,8 @@ const gpuHist = rule({
     }
     // params dicts for xgb.train: {'tree_method': 'gpu_hist'}
     for (const { key, value: v } of paramEntries(ctx)) {
-      if (key === 'tree_method' && stringValue(v) === 'gpu_hist') yield { node: v, edits: [replaceNode(v, `${quoteOf(v)}hist${quoteOf(v)}`)] };
+      const cpu = GPU_TREE_METHODS[stringValue(v) ?? ''];
+      if (key === 'tree_method' && cpu) yield { node: v, edits: [replaceNode(v, `${quoteOf(v)}${cpu}${quoteOf(v)}`)] };
     }
   },
 });

@@ -5,6 +5,8 @@ import { pandasTable } from './pandas.js';
 import { sklearnTable } from './scikit-learn.js';
 import { matplotlibTable } from './matplotlib.js';
 import { scipyTable } from './scipy.js';
+import { statsmodelsTable } from './statsmodels.js';
+import { xgboostTable } from './xgboost.js';
 
-export const TABLES = [numpyTable, pandasTable, sklearnTable, matplotlibTable, scipyTable] as const;
+export const TABLES = [numpyTable, pandasTable, sklearnTable, matplotlibTable, scipyTable, statsmodelsTable, xgboostTable] as const;
 export const tableDrivenRules = tableRules(TABLES);
