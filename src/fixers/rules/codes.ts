@@ -96,6 +96,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'py-unittest-assert-aliases': 'PY064',
   'py-os-errno': 'PY065',
   'py2-comprehension-tuple': 'PY066',
+  'py2-print-call-chain': 'PY067',
   // numpy (NP)
   'numpy-builtin-type-aliases': 'NP001',
   'numpy-nan-aliases': 'NP002',
@@ -151,6 +152,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'numpy-find-common-type': 'NP052',
   'numpy-newbyteorder': 'NP053',
   'numpy-dtype-name-strings': 'NP054',
+  'numpy-integer-negative-power': 'NP055',
   // pandas (PD)
   'pandas-ix': 'PD001',
   'pandas-append': 'PD002',

@@ -3,6 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Fixture, Rule, RuleMatch } from './types.js';
 import { err, rule, renameMembers } from './helpers.js';
+import { atRuntimeError, isTracedCell } from './traceback.js';
 import { addArgument, callArgs, isPure, kwValue, paren, quoteOf, renameKeyword, replaceNode, stringValue } from './tree.js';
 
 const NP2 = 'https://numpy.org/devdocs/numpy_2_0_migration_guide.html#main-namespace';
@@ -689,7 +690,57 @@ const stackSequence = rule({
   },
 });
 
+/**
+ * NumPy 1.12 made an integer raised to a negative integer power a ValueError ("Integers to negative
+ * integer powers are not allowed."). Before, a scalar power returned the float result (numpy PR
+ * 7447: "we return a float or double for these cases"), which is what notebooks of the era relied
+ * on when they built regularisation grids as `10 ** alpha` over `np.arange(-6, 1)`. The base written
+ * as an integer literal becomes the same number as a float, which gives that float. Array bases
+ * (old numpy truncated those to 0) and non-literal bases are not rewritten.
+ *
+ * Recognised from the runtime error, on the traceback's lines.
+ */
+const intNegativePower = rule({
+  id: 'numpy-integer-negative-power',
+  library: 'numpy',
+  title: 'an integer literal raised to a numpy integer negative power (10 ** alpha)',
+  old: 'for a in np.arange(-3, 1): print(10 ** a)',
+  new: 'for a in np.arange(-3, 1): print(10.0 ** a)',
+  removedIn: '1.12',
+  trigger: 'error',
+  errors: [err('ValueError', /Integers to negative integer powers are not allowed/)],
+  link: 'https://numpy.org/doc/stable/release/1.12.0-notes.html#deprecationwarning-to-error',
+  message: 'since NumPy 1.12 an integer to a negative integer power raises; the scalar power gave the float result before, which a float base gives again',
+  fixtures: [{
+    before: "import numpy as np\nalphas = []\nfor alpha in np.arange(-3, 1):\n    alphas.append(10 ** alpha)\nprint(['%f' % a for a in alphas])",
+    after: "import numpy as np\nalphas = []\nfor alpha in np.arange(-3, 1):\n    alphas.append(10.0 ** alpha)\nprint(['%f' % a for a in alphas])",
+    expect: "['0.001000', '0.010000', '0.100000', '1.000000']",
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'Integers to negative integer powers are not allowed.' } },
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    const at = atRuntimeError(ctx, /Integers to negative integer powers are not allowed/);
+    if (!at) return;
+    if (!isTracedCell(ctx)) return;
+    const base = (n: SyntaxNode | null | undefined) => (n?.type === 'integer' && /^\d+$/.test(n.text) ? n : undefined);
+    for (const op of ctx.nodes('binary_operator')) {
+      if (op.childForFieldName('operator')?.text !== '**' || !at.onLine(op)) continue;
+      const b = base(op.childForFieldName('left'));
+      if (b) yield { node: op, edits: [replaceNode(b, `${b.text}.0`)] };
+    }
+    for (const call of ctx.nodes('call')) {
+      if (!at.onLine(call)) continue;
+      const fn = call.childForFieldName('function');
+      const q = fn ? ctx.nb.qname(fn, ctx.index) : undefined;
+      if (q !== 'numpy.power' && !(fn?.type === 'identifier' && fn.text === 'pow' && !ctx.nb.isBound('pow'))) continue;
+      const b = base(callArgs(call)?.positional[0]);
+      if (b) yield { node: call, edits: [replaceNode(b, `${b.text}.0`)] };
+    }
+  },
+});
+
 export const numpyRules: Rule[] = [
+  intNegativePower,
   builtinAliases, nanAliases, infAliases, scalarAliases, stringAliases, roundUnderscore, product, sometrue, rank, mat,
   asfarray, ptpMethod, asscalar, histogramNormed, raggedArray, printoptionsNan, npWarnings, npMath, msort, alen, itemset, stackSequence,
   zeroAliases, cast, nbytes, fastCopyAndTranspose, disp, sctype2char, findCommonType, newbyteorder, dtypeNameStrings,

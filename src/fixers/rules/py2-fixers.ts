@@ -587,8 +587,64 @@ const comprehensionTuple = rule({
   },
 });
 
+/** Where the print call sits as the leftmost operand: a call's callee, an attribute's object, an operator's left side. */
+const LEFT_FIELD: Record<string, string> = { call: 'function', attribute: 'object', binary_operator: 'left', subscript: 'value', boolean_operator: 'left' };
+
+/**
+ * Python 2's print statement took everything after `print` as what to print: `print ("{} done").format(c)`
+ * printed the formatted string, `print ("a %d") % n` the %-formatted one, `print ("a"), b` both values.
+ * In Python 3 the parentheses make a call that prints its one argument and returns None, on which
+ * the rest acts: `.format` raises AttributeError, `%` a TypeError, and the tuple form silently drops
+ * what follows the comma. The repair is the statement Python 2 executed: `print((A).format(c))`.
+ */
+const printCallChain = rule({
+  id: 'py2-print-call-chain',
+  triggers: ['print'],
+  library: 'python',
+  title: 'a print statement whose first item is parenthesized: print ("a {}").format(x)',
+  old: 'print ("{} done").format(name)',
+  new: 'print(("{} done").format(name))',
+  removedIn: '3.0',
+  errors: [err('AttributeError', /'NoneType' object has no attribute '(format|upper|lower|strip|join|replace)'/), err('TypeError', /unsupported operand type\(s\) for [%+*]: 'NoneType' and/)],
+  link: 'https://docs.python.org/3/whatsnew/3.0.html#print-is-a-function',
+  message: "in Python 2 everything after `print` was printed; in Python 3 `print(...)` returns None and the rest of the statement acts on None: print the whole expression",
+  fixtures: [{
+    before: 'name = "train"\nprint ("{} done").format(name)\nprint ("%d rows") % 3\nprint ("a"), name',
+    after: 'name = "train"\nprint(("{} done").format(name))\nprint(("%d rows") % 3)\nprint(("a"), name)',
+    expect: 'train done\n3 rows\na train',
+    beforeError: 'AttributeError',
+    context: { pythonMajor: 2 },
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    if (ctx.nb.futurePrint || ctx.nb.isBound('print')) return;
+    const where = py2OrAtError(ctx, /'NoneType' object has no attribute|unsupported operand type\(s\) for [%+*]: 'NoneType'/);
+    if (!where) return;
+    for (const call of ctx.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      if (fn?.type !== 'identifier' || fn.text !== 'print') continue;
+      const args = call.childForFieldName('arguments');
+      const items = args?.namedChildren.filter((c) => !!c && c.type !== 'comment') ?? [];
+      if (args?.type !== 'argument_list' || items.length !== 1 || items[0]!.type === 'keyword_argument') continue;
+      // Up to the statement, through left-hand positions only.
+      let node: SyntaxNode = call;
+      let parent = node.parent;
+      while (parent && LEFT_FIELD[parent.type] && sameNode(parent.childForFieldName(LEFT_FIELD[parent.type]), node)) {
+        node = parent;
+        parent = node.parent;
+      }
+      if (parent?.type !== 'expression_statement') continue;
+      const parts = parent.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+      if (!sameNode(parts[0], node) || (parts.length === 1 && sameNode(node, call))) continue;
+      if (!where.onLine(parent)) continue;
+      const end = parts[parts.length - 1].endIndex;
+      const rest = ctx.source.slice(fn.endIndex, end).trimStart();
+      yield { node: call, edits: [{ start: call.startIndex, end, text: `print(${rest})` }] };
+    }
+  },
+});
+
 export const py2FixerRules: Rule[] = [
-  comprehensionTuple, applyB, internB, standardError, functionAttributes, methodAttributes, sysExc,
+  comprehensionTuple, printCallChain, applyB, internB, standardError, functionAttributes, methodAttributes, sysExc,
   typesConstants, specialMethods, metaclassAttr, operatorFunctions, sortCmp, dictViewConcat, dictViewSort,
   xreadlines, unittestAsserts, osErrno,
 ];

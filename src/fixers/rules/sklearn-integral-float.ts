@@ -16,7 +16,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
 import { replaceNode } from './tree.js';
-import { atRuntimeError } from './traceback.js';
+import { atRuntimeError, isTracedCell } from './traceback.js';
 import { paramEntriesFor } from './param-dicts.js';
 
 const INT_ONLY = /The '(\w+)' parameter of (\w+) must be an int in the range [[(][^\]\)]*[\])](?: or None)?\. Got (-?[\d.]+(?:e[+-]?\d+)?) instead/;
@@ -83,8 +83,7 @@ export const sklearnIntegralFloat: Rule = rule({
     const [, param, cls, got] = at.match;
     if (!Number.isInteger(Number(got))) return;
     const { onLine } = at;
-    const rt = ctx.nb.info.runtime!;
-    const traced = ctx.index === rt.failingCell || (rt.frames ?? []).some((f) => f.cell === ctx.index);
+    const traced = isTracedCell(ctx);
     // The keyword in a call on the failing line, or in any call of the class the message names.
     for (const kw of ctx.nodes('keyword_argument')) {
       if (kw.childForFieldName('name')?.text !== param) continue;

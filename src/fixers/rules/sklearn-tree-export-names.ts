@@ -12,7 +12,7 @@
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule } from './helpers.js';
 import { replaceNode } from './tree.js';
-import { atRuntimeError } from './traceback.js';
+import { atRuntimeError, isTracedCell } from './traceback.js';
 
 const STRING_NAMES = /The '(class_names|feature_names)' parameter of (export_graphviz|plot_tree) must be an array-like.*\. Got '[^']*' instead/;
 
@@ -38,8 +38,7 @@ export const sklearnTreeExportStringNames: Rule = rule({
     const at = atRuntimeError(ctx, STRING_NAMES);
     if (!at) return;
     const [, param, fn] = at.match;
-    const rt = ctx.nb.info.runtime!;
-    if (ctx.index !== rt.failingCell && !(rt.frames ?? []).some((f) => f.cell === ctx.index)) return;
+    if (!isTracedCell(ctx)) return;
     for (const kw of ctx.nodes('keyword_argument')) {
       if (kw.childForFieldName('name')?.text !== param) continue;
       const call = kw.parent?.parent;

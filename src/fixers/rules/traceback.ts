@@ -86,3 +86,9 @@ export function atRuntimeError(ctx: CellContext, pattern: RegExp): { match: RegE
   const match = rt ? pattern.exec(rt.evalue) : null;
   return match ? { match, onLine: onFrameLines(rt!.frames ?? [], ctx.index, ctx.root) } : undefined;
 }
+
+/** The cell is the failing one or a frame of the runtime error's traceback (error-built repairs edit only there). */
+export function isTracedCell(ctx: CellContext): boolean {
+  const rt = ctx.nb.info.runtime;
+  return !!rt && (ctx.index === rt.failingCell || (rt.frames ?? []).some((f) => f.cell === ctx.index));
+}
