@@ -57,16 +57,29 @@ export async function orderForNameError(original: Notebook, work: Notebook, fail
 
 /**
  * The same move without the counts' proof: the name is defined only in a later cell, but the stored
- * counts are missing or say it ran later (the author's kernel held an earlier version of it). A weaker
- * candidate, tried after the proven ones; the stored outputs decide whether it is kept.
+ * counts are missing or say it ran later (the author's kernel held an earlier version of it). Weaker
+ * candidates, tried after the proven ones; the stored outputs decide whether one is kept. Which
+ * definition the author's kernel held is unknown, so two are offered: the nearest later definition
+ * first, the smallest move (every cell run before its time changes state the cells in between read:
+ * a later `drop(columns, inplace=True)` run early empties the columns a `head()` in between shows),
+ * then the last one in the file, as the file's end state.
  */
-export async function unprovenOrderForNameError(work: Notebook, failingCell: number, name: string, currentOrder?: number[]): Promise<OrderRepair | undefined> {
+export async function unprovenOrdersForNameError(work: Notebook, failingCell: number, name: string, currentOrder?: number[]): Promise<OrderRepair[]> {
   const du = analyzeNotebook(work);
   const order = currentOrder ?? codeCellIndices(work);
-  // Pretend each cell ran in file order, and the failing one last: every later definition is then "earlier".
-  const counts = new Map(order.map((cell, k) => [cell, cell === failingCell ? order.length + 1 : k]));
-  const plan = planMove(du, counts, order, failingCell, name);
-  return plan ? { ...plan, why: `run cell${plan.moved.length > 1 ? 's' : ''} ${plan.moved.join(', ')} before cell ${failingCell}: the only definition${plan.moved.length > 1 ? 's' : ''} of ${name} come${plan.moved.length > 1 ? '' : 's'} later in the file (the stored execution counts do not show the author's order)` } : undefined;
+  const failPos = order.indexOf(failingCell);
+  const firstLater = order.findIndex((c, k) => k > failPos && (du.byCell.get(c)?.defines ?? []).includes(name));
+  if (failPos < 0 || firstLater < 0) return [];
+  const plans: OrderRepair[] = [];
+  // Pretend each cell ran in file order and the failing one right after the nearest definition, or last.
+  for (const cut of [firstLater + 0.5, order.length + 1]) {
+    const counts = new Map(order.map((cell, k) => [cell, cell === failingCell ? cut : k]));
+    const plan = planMove(du, counts, order, failingCell, name);
+    if (!plan || plans.some((p) => p.moved.join() === plan.moved.join())) continue;
+    const many = plan.moved.length > 1;
+    plans.push({ ...plan, why: `run cell${many ? 's' : ''} ${plan.moved.join(', ')} before cell ${failingCell}: the only definition${many ? 's' : ''} of ${name} come${many ? '' : 's'} later in the file (the stored execution counts do not show the author's order; ${plans.length ? 'the last definition' : 'the nearest definition, the smallest move'})` });
+  }
+  return plans;
 }
 
 export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string): OrderRepair | undefined {

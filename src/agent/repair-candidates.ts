@@ -12,7 +12,7 @@ import { sourceText } from '../core/notebook.js';
 import { pinDefaults, rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
 import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
-import { orderForNameError, unprovenOrderForNameError } from './execution-order.js';
+import { orderForNameError, unprovenOrdersForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
 import { invalidParameterPatches, unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
@@ -84,12 +84,12 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     // The author ran a later cell first (stored execution counts): run it first too.
     const name = undefinedName(inp.error.evalue);
     const move = name && inp.original ? await orderForNameError(inp.original, inp.notebook, inp.cell, name, inp.runOrder) : undefined;
-    const unproven = name && !move ? await unprovenOrderForNameError(inp.notebook, inp.cell, name, inp.runOrder) : undefined;
-    if (unproven) {
+    const unproven = name && !move ? await unprovenOrdersForNameError(inp.notebook, inp.cell, name, inp.runOrder) : [];
+    for (const plan of unproven) {
       out.push({
-        patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: unproven.why },
-        label: `run order (unproven): cells ${unproven.moved.join(', ')} before cell ${inp.cell}`,
-        order: unproven.order,
+        patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: plan.why },
+        label: `run order (unproven): cells ${plan.moved.join(', ')} before cell ${inp.cell}`,
+        order: plan.order,
       });
     }
     if (move) {

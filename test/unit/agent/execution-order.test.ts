@@ -61,12 +61,31 @@ describe('execution order', () => {
 
 describe('unproven execution order', () => {
   it('a name defined only later, with counts that say otherwise, is still a (weaker) move candidate', async () => {
-    const { unprovenOrderForNameError } = await import('../../../src/agent/execution-order.js');
+    const { unprovenOrdersForNameError } = await import('../../../src/agent/execution-order.js');
     const nb = withCounts(['import math', 'print(f(1))', 'def f(x):\n    return x + 1'], [1, 2, 3]);
-    const r = await unprovenOrderForNameError(nb, 1, 'f');
+    const [r, ...others] = await unprovenOrdersForNameError(nb, 1, 'f');
     assert.deepEqual(r?.order, [0, 2, 1]);
     assert.match(r!.why, /only definition of f comes later in the file/);
-    assert.equal(await unprovenOrderForNameError(nb, 1, 'nowhere'), undefined);
+    assert.deepEqual(others, []);
+    assert.deepEqual(await unprovenOrdersForNameError(nb, 1, 'nowhere'), []);
+  });
+
+  it('the nearest later definition comes first (the smallest move), the last one after it', async () => {
+    const { unprovenOrdersForNameError } = await import('../../../src/agent/execution-order.js');
+    // The author's kernel had `df` from an earlier pass; the loops that bind it come later, and the
+    // last one drops a column that a cell in between still shows.
+    const nb = withCounts([
+      'frames = [dict(a=1, t=2)]',
+      'print(df)',
+      'for df in frames:\n    df["a"] += 1',
+      'print(frames[0]["t"])',
+      'for df in frames:\n    del df["t"]',
+    ], [1, 2, 3, 4, 5]);
+    const plans = await unprovenOrdersForNameError(nb, 1, 'df');
+    assert.deepEqual(plans.map((p) => p.moved), [[2], [2, 3, 4]]);
+    assert.deepEqual(plans[0].order, [0, 2, 1, 3, 4]);
+    assert.match(plans[0].why, /the nearest definition, the smallest move/);
+    assert.match(plans[1].why, /the last definition/);
   });
 });
 
