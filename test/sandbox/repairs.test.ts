@@ -116,6 +116,19 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.deepEqual(written.cells.map((c: any) => [].concat(c.source).join('').split('\n')[0]), ['import math', 'def area(r):', 'print(round(area(2), 3))', 'print("done")']);
   });
 
+  it("a name imported only in a later cell that cannot move up (it uses what the failing cell makes): the notebook's own import is copied in", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'clf = ExtraTreesClassifier(n_estimators=5, random_state=0)',
+      'model = clf.fit([[0], [1], [2], [3]], [0, 1, 0, 1])',
+      'from sklearn.ensemble import ExtraTreesClassifier\nprint(type(model).__name__, model.n_estimators)',
+    ]), { 2: 'ExtraTreesClassifier 5\n' });
+    withCounts(nb, [1, 2, 3]);
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'missing-import');
+    assert.match(fix?.summary ?? '', /cell 0: from sklearn.ensemble import ExtraTreesClassifier \(the notebook imports ExtraTreesClassifier only in a later cell/, JSON.stringify(report.fixes));
+  });
+
   it('truthful drift: an unseeded random value and a timing are unjudged after a second clean run; a stable drift still fails', async () => {
     const cells = ['import random, time\nt0 = time.time()', 'print("score", 0.75)', 'print("draw", random.random())', 'print("took %.6f s" % (time.time() - t0 + random.random()))'];
     // The stored draw is out of random.random()'s range [0, 1): a draw within the 10% tolerance of it

@@ -56,12 +56,25 @@ export async function missingImportPatches(nb: Notebook, cell: number, evalue: s
   if (!name) return [];
   const cells = await parseNotebookCells(nb);
   let asModule = false;
+  let own: string | undefined;
   try {
     const ctx = new NotebookContext(cells, notebookInfo(nb, cells, {}));
-    if (ctx.isBound(name)) return [];
-    asModule = usedAsModule(ctx, name, members);
+    if (ctx.isBound(name)) {
+      own = laterOwnImport(ctx, name, cell);
+      if (!own) return [];
+    } else asModule = usedAsModule(ctx, name, members);
   } finally {
     disposeCells(cells);
+  }
+  if (own) {
+    const src = sourceText(nb.cells[cell].source);
+    const at = afterCellMagic(src);
+    return [{
+      fixType: 'error-repair' as const,
+      source: { kind: 'rule' as const, ruleIds: ['missing-import'] },
+      edits: [{ cell, op: 'replace' as const, newSource: `${src.slice(0, at)}${own}\n${src.slice(at)}` }],
+      summary: `cell ${cell}: ${own} (the notebook imports ${name} only in a later cell, which the author had run before this one)`,
+    }];
   }
   const lines = [...(CONVENTIONAL_IMPORTS[name] ?? [])];
   if (asModule && !lines.includes(`import ${name}`)) lines.push(`import ${name}`);
@@ -77,6 +90,22 @@ export async function missingImportPatches(nb: Notebook, cell: number, evalue: s
     edits: [{ cell, op: 'replace' as const, newSource: `${src.slice(0, at)}${line}\n${src.slice(at)}` }],
     summary: `cell ${cell}: ${line} (the notebook uses ${name} but never imports it)`,
   }));
+}
+
+/**
+ * The notebook's own import of `name`, when imports are its only bindings and all sit in cells after
+ * `cell`: the author's kernel had run one of them before (an earlier pass over the notebook), and the
+ * cell holding it often cannot move up (it uses what the failing cell makes). Copying the import
+ * line alone is the smallest repair, and it names exactly what the author imported.
+ */
+function laterOwnImport(ctx: NotebookContext, name: string, cell: number): string | undefined {
+  const list = ctx.bindings.get(name);
+  if (!list?.length || ctx.assigned.has(name) || list.some((b) => b.cell <= cell)) return undefined;
+  const q = list[0].qname;
+  const dot = q.lastIndexOf('.');
+  if (dot < 0) return q === name ? `import ${name}` : `import ${q} as ${name}`;
+  const last = q.slice(dot + 1);
+  return `from ${q.slice(0, dot)} import ${last}${last === name ? '' : ` as ${name}`}`;
 }
 
 /**

@@ -29,9 +29,16 @@ describe('missingImportPatches', () => {
     const bare = notebookOf(['f(calendar)']);
     assert.deepEqual(await missingImportPatches(bare, 0, "name 'calendar' is not defined", undefined, members), []);
   });
-  it('nothing when the notebook binds the name somewhere (an order problem, not an import)', async () => {
-    const nb = notebookOf(['print(np.pi)', 'import numpy as np']);
-    assert.deepEqual(await missingImportPatches(nb, 0, "name 'np' is not defined"), []);
+  it("the notebook's own import from a later cell, copied in (the author had run it first); nothing for other bindings", async () => {
+    const nb = notebookOf(['clf = ExtraTreesClassifier(n_estimators=10)\nX = clf', 'from sklearn.ensemble import ExtraTreesClassifier\next = ExtraTreesClassifier()\nuse(X)', 'import numpy as np']);
+    const p = await missingImportPatches(nb, 0, "name 'ExtraTreesClassifier' is not defined");
+    assert.deepEqual(p.map((x) => (x.edits[0] as any).newSource.split('\n')[0]), ['from sklearn.ensemble import ExtraTreesClassifier']);
+    assert.match(p[0].summary, /imports ExtraTreesClassifier only in a later cell/);
+    const alias = await missingImportPatches(notebookOf(['print(np.pi)', 'import numpy as np']), 0, "name 'np' is not defined");
+    assert.deepEqual(alias.map((x) => (x.edits[0] as any).newSource.split('\n')[0]), ['import numpy as np']);
+    // Also assigned somewhere, or imported above the failing cell: not an import problem.
+    assert.deepEqual(await missingImportPatches(notebookOf(['print(np.pi)', 'import numpy as np', 'np = 3']), 0, "name 'np' is not defined"), []);
+    assert.deepEqual(await missingImportPatches(notebookOf(['import numpy as np', 'print(np.pi)']), 1, "name 'np' is not defined"), []);
   });
 });
 
