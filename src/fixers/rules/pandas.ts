@@ -1,10 +1,11 @@
 /** pandas removals up to 2.x (1.0 and 2.0 "Removal of prior version deprecations"), plus pins. */
-import { onFrameLines } from './traceback.js';
+import { atRuntimeError, isTracedCell, onFrameLines } from './traceback.js';
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, deleteStatement, moveModules } from './helpers.js';
 import { NONNEGATIVE_OPTIONS, resolveOption, resolveOptionPath } from './pandas-options.js';
+import { literalBehind } from './param-dicts.js';
 import { addArgument, callArgs, isPure, kwValue, methodCall, paren, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, type Args } from './tree.js';
 
 const PD10 = 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#removal-of-prior-version-deprecations-changes';
@@ -147,6 +148,8 @@ function isSeriesRow(ctx: CellContext, n: SyntaxNode): boolean {
     keys.length === 1 && ['integer', 'string', 'identifier'].includes(keys[0].type) && ctx.nb.isDataFrameExpr(v.childForFieldName('object')!, ctx.index);
 }
 
+const DICT_LITERAL: ReadonlySet<string> = new Set(['dictionary']);
+
 const append = rule({
   id: 'pandas-append',
   triggers: ['append'],
@@ -175,6 +178,13 @@ const append = rule({
       before: "import pandas as pd\ndf = pd.DataFrame({'x': [1]})\nrow = df.iloc[0]\ndf = df.append(row)\nprint(len(df))",
       manual: "import pandas as pd\ndf = pd.DataFrame({'x': [1]})\nrow = df.iloc[0]\ndf = pd.concat([df, row.to_frame().T])\nprint(len(df))",
       expect: '2',
+      beforeError: 'AttributeError',
+    },
+    {
+      // A row built as a dict under a name in the loop that appends it (a results table).
+      before: "import pandas as pd\nresults = pd.DataFrame()\nfor name, score in [('lr', 0.8), ('rf', 0.9)]:\n    data = {'model': name, 'score': score}\n    results = results.append(data, ignore_index=True)\nprint(results.values.tolist())",
+      after: "import pandas as pd\nresults = pd.DataFrame()\nfor name, score in [('lr', 0.8), ('rf', 0.9)]:\n    data = {'model': name, 'score': score}\n    results = pd.concat([results, pd.DataFrame([data])], ignore_index=True)\nprint(results.values.tolist())",
+      expect: "[['lr', 0.8], ['rf', 0.9]]",
       beforeError: 'AttributeError',
     },
     {
@@ -208,7 +218,8 @@ const append = rule({
       let items: string[] | undefined;
       const ref = pdRef(ctx);
       if (!ref) { yield { node: call }; continue; }
-      if (other.type === 'dictionary') items = [`${ref.name}.DataFrame([${other.text}])`];
+      // A dict row (a literal, or a name the cell binds once to one): the old append made it a one-row frame.
+      if (literalBehind(ctx, other, DICT_LITERAL).type === 'dictionary') items = [`${ref.name}.DataFrame([${other.text}])`];
       else if (ctx.nb.isDataFrameExpr(other, ctx.index)) items = [other.text];
       else if (other.type === 'list' && other.namedChildren.every((c) => !c || c.type === 'comment' || ctx.nb.isDataFrameExpr(c, ctx.index))) {
         items = other.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment').map((c) => c.text);
@@ -1605,6 +1616,41 @@ const boolKeywordTruthiness = rule({
   },
 });
 
+/**
+ * pandas validates boolean keywords with `validate_bool_kwarg` ("For argument "inplace" expected type
+ * bool, received type int."), which the era's code met with `inplace=1` / `0`: the pandas the author
+ * ran used the value's truth. The integer literal becomes that truth, at the failing statement.
+ */
+const BOOL_ARGUMENT_INT = /For argument "(\w+)" expected type bool, received type int/;
+const boolArgumentInt = rule({
+  id: 'pandas-bool-argument-int',
+  library: 'pandas',
+  title: 'an integer where a boolean keyword is expected (inplace=1)',
+  old: "df.drop(['Cabin'], axis=1, inplace=1)",
+  new: "df.drop(['Cabin'], axis=1, inplace=True)",
+  removedIn: '1.0',
+  trigger: 'error',
+  errors: [err('ValueError', BOOL_ARGUMENT_INT)],
+  link: 'https://pandas.pydata.org/docs/reference/api/pandas.DataFrame.drop.html',
+  message: 'pandas checks that inplace= (and similar keywords) is a bool; the pandas this notebook ran used the truth of an integer: the literal becomes True or False',
+  fixtures: [{
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'Cabin': [2]})\ndf.drop(['Cabin'], axis=1, inplace=1)\nprint(list(df.columns))",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1], 'Cabin': [2]})\ndf.drop(['Cabin'], axis=1, inplace=True)\nprint(list(df.columns))",
+    expect: "['a']",
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'For argument "inplace" expected type bool, received type int.' } },
+  }],
+  *find(ctx): Generator<RuleMatch> {
+    const at = atRuntimeError(ctx, BOOL_ARGUMENT_INT);
+    if (!at || !isTracedCell(ctx)) return;
+    for (const kw of ctx.nodes('keyword_argument')) {
+      const value = kw.childForFieldName('value');
+      if (kw.childForFieldName('name')?.text !== at.match[1] || value?.type !== 'integer' || !at.onLine(kw)) continue;
+      yield { node: value, edits: [replaceNode(value, Number(value.text) ? 'True' : 'False')] };
+    }
+  },
+});
+
 const getDummiesUint8 = rule({
   id: 'pandas-pin-get-dummies-uint8',
   triggers: ['get_dummies'],
@@ -2051,7 +2097,7 @@ export const pandasRules: Rule[] = [
   ix, append, asMatrix, getSetValue, fromCsv, convertObjects, rollingFns, ewmFns, sortRule, orderRule, sortIndexBy,
   plottingModule, panel, nestedRenamer, badLines, iteritems, mad, keywordOnly, dtWeek, numericIndex, pdNp, pdDatetime,
   utilTesting, reindexAxis, dtypeCounts, validRule, clipUpperLower, setOption, resampleHow, levelReductions,
-  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, readCsvSepAndDelimiter, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, columnsSet, valueCountsNames, multidimIndex,
+  seriesNonzero, lineTerminator, timeGrouper, isMonotonic, readCsvSqueeze, readCsvSepAndDelimiter, lookup, numericOnly, numericOnlyAtError, strReplaceRegex, getDummiesUint8, fullColumnSetitem, boolKeywordTruthiness, boolArgumentInt, columnsSet, valueCountsNames, multidimIndex,
   groupbyTupleColumns, seriesArgmaxLabel, datetimeIndexWeek, strExtractExpand,
 ];
 

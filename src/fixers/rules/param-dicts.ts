@@ -70,9 +70,9 @@ export function paramEntriesFor(ctx: CellContext, param: string): ParamEntry[] {
 
 /**
  * The literal a value stands for: the value itself, or, for a bare name, the right-hand side of its
- * one plain assignment in the cell before this use (a literal), else the name.
+ * one plain assignment in the cell before this use (a literal, of `kinds`), else the name.
  */
-export function literalBehind(ctx: CellContext, value: SyntaxNode): SyntaxNode {
+export function literalBehind(ctx: CellContext, value: SyntaxNode, kinds: ReadonlySet<string> = LITERALS): SyntaxNode {
   if (value.type !== 'identifier') return value;
   let found: SyntaxNode | undefined;
   let count = 0;
@@ -84,7 +84,7 @@ export function literalBehind(ctx: CellContext, value: SyntaxNode): SyntaxNode {
   }
   // Also rebound by `+=`, a loop or a function parameter in the cell: not one value.
   const rebound = ctx.nodes('augmented_assignment').some((a) => a.childForFieldName('left')?.text === value.text);
-  if (count !== 1 || rebound || !found || !LITERALS.has(found.type)) return value;
+  if (count !== 1 || rebound || !found || !kinds.has(found.type)) return value;
   return found;
 }
 
