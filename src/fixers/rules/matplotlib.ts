@@ -2,7 +2,8 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule, deleteStatement } from './helpers.js';
-import { addArgument, callArgs, kwValue, renameKeyword, replaceNode, stringValue, quoteOf } from './tree.js';
+import { addArgument, callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf } from './tree.js';
+import { atRuntimeError, isTracedCell } from './traceback.js';
 
 const API = (v: string) => `https://matplotlib.org/stable/api/prev_api_changes/api_changes_${v}.html`;
 const MPL_SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.close('all')\n";
@@ -532,5 +533,54 @@ const linestyleSteps = rule({
   },
 });
 
-export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle, axisNormal, removedRcParams, onOffStrings, legendDraggable, linestyleSteps];
+/** Axes / pyplot plotting functions whose `data=` resolves string arguments (matplotlib's _preprocess_data). */
+const DATA_PLOTTERS = ['scatter', 'plot', 'bar', 'barh', 'hist', 'fill_between', 'errorbar', 'stem', 'step', 'pie', 'boxplot', 'violinplot', 'hexbin', 'hist2d', 'stackplot'];
+const SERIES_TRUTH = /The truth value of a Series is ambiguous/;
+
+/**
+ * `data=` only looks up the *string* arguments of a plotting call (`plt.scatter('a', 'b', data=df)`);
+ * with the columns passed as Series (`plt.scatter(x=df['a'], y=df['b'], data=df)`) older matplotlib
+ * ignored it. Matplotlib 3.x names the plot's label from the arguments when data= is given
+ * (`bound.arguments.get('y') or ...`), and the truth of a Series raises. Without a string argument
+ * data= does nothing, so it is dropped. From the runtime error, on the failing statement.
+ */
+const dataKeywordWithoutNames = rule({
+  id: 'mpl-data-keyword-without-names',
+  triggers: DATA_PLOTTERS,
+  library: 'matplotlib',
+  title: 'data= on a plotting call whose arguments are Series, not column names',
+  old: "plt.scatter(x=df['a'], y=df['b'], data=df)",
+  new: "plt.scatter(x=df['a'], y=df['b'])",
+  removedIn: '3.0',
+  trigger: 'error',
+  errors: [err('ValueError', SERIES_TRUTH)],
+  link: 'https://matplotlib.org/stable/api/_as_gen/matplotlib.pyplot.scatter.html',
+  message: 'data= only resolves string arguments; with Series arguments it did nothing, and matplotlib 3 tests their truth to name the label: drop it',
+  fixtures: [{
+    before: "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nimport pandas as pd\ndf = pd.DataFrame({'a': [1.0, 2.0], 'b': [3, 4]})\npc = plt.scatter(x=df['a'], y=df['b'], data=df)\nprint(pc.get_offsets().tolist())",
+    after: "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nimport pandas as pd\ndf = pd.DataFrame({'a': [1.0, 2.0], 'b': [3, 4]})\npc = plt.scatter(x=df['a'], y=df['b'])\nprint(pc.get_offsets().tolist())",
+    expect: '[[1.0, 3.0], [2.0, 4.0]]',
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'The truth value of a Series is ambiguous. Use a.empty, a.bool(), a.item(), a.any() or a.all().' } },
+  }],
+  *find(ctx) {
+    const at = atRuntimeError(ctx, SERIES_TRUTH);
+    if (!at || !isTracedCell(ctx)) return;
+    for (const call of ctx.nodes('call')) {
+      const fn = call.childForFieldName('function');
+      if (fn?.type !== 'attribute' || !DATA_PLOTTERS.includes(fn.childForFieldName('attribute')?.text ?? '') || !at.onLine(call)) continue;
+      // pyplot or an Axes: not seaborn or pandas, whose data= means more.
+      const q = ctx.nb.qname(fn, ctx.index);
+      const recv = fn.childForFieldName('object')!;
+      if (q ? !q.startsWith('matplotlib.') : ctx.nb.isPandasExpr(recv, ctx.index)) continue;
+      const args = callArgs(call);
+      const data = args?.keywords.get('data');
+      if (!args || !data || args.splat) continue;
+      if (args.all.some((a) => a !== data && stringValue(a.type === 'keyword_argument' ? a.childForFieldName('value')! : a) !== undefined)) continue;
+      yield { node: data, edits: [removeArgument(args, data, ctx.source)] };
+    }
+  },
+});
+
+export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle, axisNormal, removedRcParams, onOffStrings, legendDraggable, linestyleSteps, dataKeywordWithoutNames];
 
