@@ -424,8 +424,8 @@ export const matplotlibTable: TableEntry[] = [
     link: API('3.3.0', '#classes-methods-and-attributes'),
     message: `Colorbar.${from} was removed in matplotlib 3.3 (a colorbar follows its mappable): use cb.mappable.${from}`,
     fixtures: [{
-      before: PLT + `import numpy as np\nimport matplotlib.colors as mcolors\ncb = plt.colorbar(plt.imshow(np.arange(4).reshape(2, 2)))\ncb.${from}(${{ set_clim: '0, 10', set_cmap: "'gray'", set_norm: 'mcolors.Normalize(0, 10)' }[from]})\nprint(cb.mappable.get_clim()[1], cb.mappable.get_cmap().name)`,
-      after: PLT + `import numpy as np\nimport matplotlib.colors as mcolors\ncb = plt.colorbar(plt.imshow(np.arange(4).reshape(2, 2)))\ncb.mappable.${from}(${{ set_clim: '0, 10', set_cmap: "'gray'", set_norm: 'mcolors.Normalize(0, 10)' }[from]})\nprint(cb.mappable.get_clim()[1], cb.mappable.get_cmap().name)`,
+      before: PLT + `import numpy as np\nimport matplotlib.colors as mcolors\ncb = plt.colorbar(plt.imshow(np.arange(4).reshape(2, 2), cmap='viridis'))\ncb.${from}(${{ set_clim: '0, 10', set_cmap: "'gray'", set_norm: 'mcolors.Normalize(0, 10)' }[from]})\nprint(cb.mappable.get_clim()[1], cb.mappable.get_cmap().name)`,
+      after: PLT + `import numpy as np\nimport matplotlib.colors as mcolors\ncb = plt.colorbar(plt.imshow(np.arange(4).reshape(2, 2), cmap='viridis'))\ncb.mappable.${from}(${{ set_clim: '0, 10', set_cmap: "'gray'", set_norm: 'mcolors.Normalize(0, 10)' }[from]})\nprint(cb.mappable.get_clim()[1], cb.mappable.get_cmap().name)`,
       expect: from === 'set_cmap' ? '3 gray' : '10.0 viridis',
       beforeError: 'AttributeError',
     }],
