@@ -15,7 +15,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
-import { replaceNode } from './tree.js';
+import { isKeywordOf, replaceNode } from './tree.js';
 import { atRuntimeError, isTracedCell } from './traceback.js';
 import { paramEntriesFor } from './param-dicts.js';
 
@@ -88,7 +88,7 @@ export const sklearnIntegralFloat: Rule = rule({
     for (const kw of ctx.nodes('keyword_argument')) {
       if (kw.childForFieldName('name')?.text !== param) continue;
       // (onLine holds for every node of a cell the traceback does not name: only traced cells use it.)
-      if (!(traced && onLine(kw)) && !callsClass(kw, cls)) continue;
+      if (!(traced && onLine(kw)) && !isKeywordOf(kw, cls)) continue;
       const edits = intEdits(kw.childForFieldName('value')!);
       if (edits.length) yield { node: kw, edits };
     }
@@ -102,11 +102,3 @@ export const sklearnIntegralFloat: Rule = rule({
   },
 });
 
-/** The keyword argument is passed to a call of `cls` (`cls(...)`, `mod.cls(...)`). */
-function callsClass(kw: SyntaxNode, cls: string): boolean {
-  const call = kw.parent?.parent;
-  if (call?.type !== 'call') return false;
-  const fn = call.childForFieldName('function');
-  const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
-  return name === cls;
-}

@@ -11,7 +11,7 @@
  */
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule } from './helpers.js';
-import { replaceNode } from './tree.js';
+import { isKeywordOf, replaceNode } from './tree.js';
 import { atRuntimeError, isTracedCell } from './traceback.js';
 
 const STRING_NAMES = /The '(class_names|feature_names)' parameter of (export_graphviz|plot_tree) must be an array-like.*\. Got '[^']*' instead/;
@@ -40,11 +40,7 @@ export const sklearnTreeExportStringNames: Rule = rule({
     const [, param, fn] = at.match;
     if (!isTracedCell(ctx)) return;
     for (const kw of ctx.nodes('keyword_argument')) {
-      if (kw.childForFieldName('name')?.text !== param) continue;
-      const call = kw.parent?.parent;
-      const callee = call?.type === 'call' ? call.childForFieldName('function') : null;
-      const name = callee?.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee?.text;
-      if (name !== fn) continue;
+      if (kw.childForFieldName('name')?.text !== param || !isKeywordOf(kw, fn)) continue;
       const value = kw.childForFieldName('value')!;
       if (value.type === 'list' || value.type === 'call' && value.childForFieldName('function')?.text === 'list') continue;
       yield { node: kw, edits: [replaceNode(value, `list(${value.text})`)] };

@@ -357,6 +357,12 @@ export function calleeName(call: SyntaxNode): string | undefined {
   return undefined;
 }
 
+/** The keyword argument is passed to a call of `name` (`name(...)`, `mod.name(...)`, `obj.name(...)`). */
+export function isKeywordOf(kw: SyntaxNode, name: string): boolean {
+  const call = kw.parent?.parent;
+  return call?.type === 'call' && calleeName(call) === name;
+}
+
 export function sameNode(a: SyntaxNode | null | undefined, b: SyntaxNode | null | undefined): boolean {
   return !!a && !!b && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 }
