@@ -1352,6 +1352,14 @@ function pinRule(spec: {
   id: string; title: string; classes: string[]; changedIn: string; pins: Array<[string, string]>; link: string; message: string;
   fixture: { before: string; after: string; expect: string; era?: string };
   skip?: (args: Args, name: string) => boolean;
+  /**
+   * The pinned keywords whose `None` meant the old default (cv=None was 3 folds): a literal `None`
+   * passed, or a parameter of the enclosing function whose own default is None and is passed on
+   * (`def plot_learning_curve(..., cv=None)` calling `learning_curve(..., cv=cv)`, copied from
+   * scikit-learn's own example into many notebooks), gets the old value when it is None.
+   */
+  noneMeansDefault?: boolean;
+  extraFixtures?: Array<{ before: string; after: string; expect: string }>;
 }): Rule {
   return rule({
     id: spec.id,
@@ -1370,14 +1378,24 @@ function pinRule(spec: {
       expect: spec.fixture.expect,
       beforeOutcome: 'differs',
       context: { era: { versions: { 'scikit-learn': spec.fixture.era ?? '0.19.2' } } },
-    }],
+    }, ...(spec.extraFixtures ?? []).map((f) => ({
+      ...f, beforeOutcome: 'differs' as const, context: { era: { versions: { 'scikit-learn': spec.fixture.era ?? '0.19.2' } } },
+    }))],
     *find(ctx) {
       if (!ctx.nb.info.era.predates('scikit-learn', spec.changedIn)) return;
       for (const { call, name, args } of sklearnCalls(ctx, spec.classes)) {
         if (args.splat || spec.skip?.(args, name)) continue;
         const missing = spec.pins.filter(([k]) => !args.keywords.has(k));
-        if (missing.length === 0) continue;
-        yield { node: call, edits: [addArgument(args, missing.map(([k, v]) => `${k}=${v}`).join(', '))], message: `${spec.message} (${ctx.nb.info.era.why('scikit-learn', spec.changedIn)})` };
+        const edits: TextEdit[] = missing.length ? [addArgument(args, missing.map(([k, v]) => `${k}=${v}`).join(', '))] : [];
+        if (spec.noneMeansDefault) {
+          for (const [k, v] of spec.pins) {
+            const value = kwValue(args.keywords.get(k));
+            if (value?.type === 'none') edits.push(replaceNode(value, v));
+            else if (value?.type === 'identifier' && parameterDefaultsToNone(call, value.text)) edits.push(replaceNode(value, `(${v} if ${value.text} is None else ${value.text})`));
+          }
+        }
+        if (edits.length === 0) continue;
+        yield { node: call, edits, message: `${spec.message} (${ctx.nb.info.era.why('scikit-learn', spec.changedIn)})` };
       }
     },
   });
@@ -1431,6 +1449,19 @@ const pinSvcGamma = pinRule({
   skip: (args) => ['linear'].includes(stringValue(kwValue(args.keywords.get('kernel')) ?? args.positional[1]) ?? ''),
 });
 
+/** Is `name` a parameter of the function `node` is in, with `None` as its default? */
+function parameterDefaultsToNone(node: SyntaxNode, name: string): boolean {
+  let fn: SyntaxNode | null = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  const params = fn?.childForFieldName('parameters');
+  if (!params) return false;
+  for (const p of params.namedChildren) {
+    if (!p || (p.type !== 'default_parameter' && p.type !== 'typed_default_parameter')) continue;
+    if (p.childForFieldName('name')?.text === name) return p.childForFieldName('value')?.type === 'none';
+  }
+  return false;
+}
+
 const CV_FUNCS: Record<string, number> = {
   cross_val_score: 5, cross_val_predict: 5, cross_validate: 5, learning_curve: 5, validation_curve: 7, permutation_test_score: 5,
   GridSearchCV: 7, RandomizedSearchCV: 7, RFECV: 2, LogisticRegressionCV: 2, LassoCV: 8, ElasticNetCV: 9, CalibratedClassifierCV: 2,
@@ -1450,6 +1481,16 @@ const pinCv = pinRule({
     expect: '3',
   },
   skip: (args, name) => args.positional.length > CV_FUNCS[name],
+  noneMeansDefault: true,
+  extraFixtures: [{
+    before: 'from sklearn.model_selection import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ndef plot_learning_curve(estimator, X, y, ylim=None, cv=None, n_jobs=1):\n    sizes, train, test = learning_curve(estimator, X, y, cv=cv, n_jobs=n_jobs)\n    return test.shape[1]\nprint(plot_learning_curve(GaussianNB(), X, y))',
+    after: 'from sklearn.model_selection import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ndef plot_learning_curve(estimator, X, y, ylim=None, cv=None, n_jobs=1):\n    sizes, train, test = learning_curve(estimator, X, y, cv=(3 if cv is None else cv), n_jobs=n_jobs)\n    return test.shape[1]\nprint(plot_learning_curve(GaussianNB(), X, y))',
+    expect: '3',
+  }, {
+    before: 'from sklearn.model_selection import cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=None)))',
+    after: 'from sklearn.model_selection import cross_val_score\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(len(cross_val_score(GaussianNB(), X, y, cv=3)))',
+    expect: '3',
+  }],
 });
 
 const pinKMeans = pinRule({
