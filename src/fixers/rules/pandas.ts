@@ -1519,20 +1519,27 @@ const numericOnlyAtError = rule({
     context: { runtime: { ename: 'TypeError', evalue: 'agg function failed [how->mean,dtype->object]' } },
   }, {
     // The frame is a list of columns chosen by name (static inference cannot tell it is a DataFrame), in a function.
-    before: "import pandas as pd\ndf = pd.DataFrame({'Pclass': [1, 2, 3], 'Pclass_Title': ['1 - Mr', '2 - Mrs', '3 - Mr'], 'Survived': [1, 0, 1]})\ndef corr_with(column):\n    cols = [c for c in df.columns if column in c] + ['Survived']\n    return df[cols].corr()['Survived'].round(2).tolist()\nprint(corr_with('Pclass'))",
-    after: "import pandas as pd\ndf = pd.DataFrame({'Pclass': [1, 2, 3], 'Pclass_Title': ['1 - Mr', '2 - Mrs', '3 - Mr'], 'Survived': [1, 0, 1]})\ndef corr_with(column):\n    cols = [c for c in df.columns if column in c] + ['Survived']\n    return df[cols].corr(numeric_only=True)['Survived'].round(2).tolist()\nprint(corr_with('Pclass'))",
-    expect: '[0.0, 1.0]',
+    before: "import pandas as pd\ndf = pd.DataFrame({'Pclass': [1, 2, 3], 'Pclass_Title': ['1 - Mr', '2 - Mrs', '3 - Mr'], 'Survived': [1, 0, 1]})\ndef corr_with(column):\n    cols = [c for c in df.columns if column in c] + ['Survived']\n    corr = df[cols].corr()\n    print(corr['Survived'].round(2).tolist())\n    corr = df[cols].corr()\n    return corr.shape\nprint(corr_with('Pclass'))",
+    after: "import pandas as pd\ndf = pd.DataFrame({'Pclass': [1, 2, 3], 'Pclass_Title': ['1 - Mr', '2 - Mrs', '3 - Mr'], 'Survived': [1, 0, 1]})\ndef corr_with(column):\n    cols = [c for c in df.columns if column in c] + ['Survived']\n    corr = df[cols].corr(numeric_only=True)\n    print(corr['Survived'].round(2).tolist())\n    corr = df[cols].corr(numeric_only=True)\n    return corr.shape\nprint(corr_with('Pclass'))",
+    expect: '[0.0, 1.0]\n(2, 2)',
     beforeError: 'ValueError',
-    context: { runtime: { ename: 'ValueError', evalue: "could not convert string to float: '1 - Mr'" } },
+    context: { runtime: { ename: 'ValueError', evalue: "could not convert string to float: '1 - Mr'", lines: [5] } },
   }],
   *find(ctx) {
     const aggFailed = onErrorLine(ctx, AGG_FAILED);
     const notNumeric = aggFailed ? undefined : onErrorLine(ctx, NOT_NUMERIC);
     const onLine = aggFailed ?? notNumeric;
     if (!onLine) return;
-    for (const { call, name, recv } of ctx.methodCalls([...NUMERIC_REDUCTIONS, ...BY_NAME])) {
+    const calls = [...ctx.methodCalls([...NUMERIC_REDUCTIONS, ...BY_NAME])];
+    // The same reduction of the same receiver elsewhere in the cell (`corrmat = df[cols].corr()`
+    // twice in one function) is the same old call on the same frame: repaired with the failing one,
+    // else the re-run fails again with the same message further down and the repair looks useless.
+    const sameCall = (recv: SyntaxNode, name: string) => `${recv.text}.${name}`;
+    const failing = new Set(calls.filter(({ call }) => onLine(call)).map(({ recv, name }) => sameCall(recv, name)));
+    for (const { call, name, recv } of calls) {
       const args = callArgs(call);
-      if (!args || args.splat || args.keywords.has('numeric_only') || !onLine(call)) continue;
+      if (!args || args.splat || args.keywords.has('numeric_only')) continue;
+      if (!onLine(call) && !(NUMERIC_REDUCTIONS.includes(name) && failing.has(sameCall(recv, name)))) continue;
       if (notNumeric && (!NUMERIC_REDUCTIONS.includes(name) || isOneColumn(recv))) continue;
       if (NUMERIC_REDUCTIONS.includes(name)) {
         yield { node: call, edits: [addArgument(args, 'numeric_only=True')] };

@@ -54,7 +54,11 @@ function checkFixture(rule: Rule, f: Fixture, i: number) {
       });
       it('keeps surrounding formatting and comments', async () => {
         const [top, rest] = splitInsertedTop(f.before, after);
-        const { out } = await fixSource(PREFIX + f.before + SUFFIX, opts, major);
+        // The traceback's lines (runtime evidence) move down with the code, by the prefix's lines.
+        const shift = PREFIX.split('\n').length - 1;
+        const rt = f.context?.runtime;
+        const shifted = rt?.lines ? fixtureOptions(rule, { ...f, context: { ...f.context, runtime: { ...rt, lines: rt.lines.map((l) => l + shift) } } }) : opts;
+        const { out } = await fixSource(PREFIX + f.before + SUFFIX, shifted, major);
         assert.equal(out, top + PREFIX + rest + SUFFIX);
       });
     }
