@@ -76,6 +76,31 @@ export function failingLine(traceback: readonly string[]): { line: number; text:
   return found;
 }
 
+/**
+ * The source lines IPython shows just above and below the failing line of the innermost notebook
+ * frame. The same failing text at a later line is the same line moved down (code inserted above)
+ * when its neighbours moved with it, and another occurrence of it when they did not.
+ */
+export function failingLineNeighbours(traceback: readonly string[]): { above?: string; below?: string } | undefined {
+  let found: { above?: string; below?: string } | undefined;
+  let inNotebook = false;
+  let afterArrow = false;
+  let above: string | undefined;
+  for (const l of traceback.join('\n').replace(ANSI, '').split('\n')) {
+    if (/^Cell In\[\d+\], line \d+/.test(l) || /^\S*ipykernel_\d+\/\d+\.py\b/.test(l)) { inNotebook = true; afterArrow = false; above = undefined; continue; }
+    if (/^(File |\S+\.py\b)/.test(l)) { inNotebook = false; afterArrow = false; continue; }
+    if (!inNotebook) continue;
+    const arrow = /^-+>\s*(\d+)\s?(.*)$/.exec(l);
+    if (arrow) { found = { ...(above !== undefined ? { above } : {}) }; afterArrow = true; continue; }
+    const context = /^\s+(\d+)\s?(.*)$/.exec(l);
+    if (!context) continue;
+    const text = context[2]!.replace(/\s+/g, ' ').trim();
+    if (!text) continue;
+    if (afterArrow) { if (found) found.below = text; inNotebook = false; afterArrow = false; } else above = text;
+  }
+  return found;
+}
+
 function slowestCell(cells: CellRecord[]): CellRecord {
   const timedOut = cells.find((c) => c.status === 'timeout' || c.status === 'budget-exceeded');
   if (timedOut) return timedOut;

@@ -12,7 +12,7 @@
  */
 import type { Patch } from '../core/patch.js';
 import { firstFailure, type CellRecord } from '../core/run-result.js';
-import { errorSignature, failingLine } from './diagnosis.js';
+import { errorSignature, failingLine, failingLineNeighbours } from './diagnosis.js';
 import type { Comparison } from './oracle/index.js';
 
 /**
@@ -156,7 +156,7 @@ export function rankTrial(
     const was = failingLine(before.traceback ?? []);
     const now = failingLine(err.traceback ?? []);
     const sameMessage = errorSignature(target, { ename: err.ename, evalue: err.evalue }) === errorSignature(target, { ename: before.ename, evalue: before.evalue });
-    const same = sameMessage && !(was && now && now.line > was.line && now.text !== was.text);
+    const same = sameMessage && !(was && now && now.line > was.line && (now.text !== was.text || neighboursChanged(before.traceback ?? [], err.traceback ?? [])));
     // A patch whose cell no longer compiles broke it: never progress, whatever the error was.
     const broke = COMPILE_ERRORS.has(err.ename) && !COMPILE_ERRORS.has(before.ename);
     if (broke) return { ...base, rank: 'same-error', detail: `the patched cell ${target} does not compile: ${err.ename}: ${err.evalue}`.slice(0, 200) };
@@ -168,6 +168,18 @@ export function rankTrial(
     return { ...base, rank: 'runs-drifts', detail: `runs; ${drifted}/${relevant.length} stored values differ (cell ${d.cell}: ${d.original} -> ${d.new})${next}` };
   }
   return { ...base, rank: 'agrees', detail: `runs; ${relevant.length} stored values agree${next}` };
+}
+
+/**
+ * The same failing text at a later line, with other lines around it: another occurrence of the old
+ * call (`corr = df[cols].corr()` twice in a function), so the repaired one passed. Both neighbours
+ * must differ: code inserted above moves the line with its neighbours.
+ */
+function neighboursChanged(was: readonly string[], now: readonly string[]): boolean {
+  const a = failingLineNeighbours(was);
+  const b = failingLineNeighbours(now);
+  if (!a?.above || !a.below || !b?.above || !b.below) return false;
+  return a.above !== b.above && a.below !== b.below;
 }
 
 /** A key that tells two candidates apart (edits and run order). */

@@ -1482,13 +1482,6 @@ const numericOnly = rule({
 });
 
 const AGG_FAILED = /agg function failed \[how->(\w+),dtype->object\]/;
-/**
- * What a DataFrame reduction over a text column raises in pandas 2 (corr/cov and mean... convert
- * the frame to floats): the same change, but the message does not say which call, so only the
- * reductions on the traceback's notebook lines are repaired, and not those whose receiver is a
- * single column (a Series has no columns to drop).
- */
-const NOT_NUMERIC = /could not convert string to float|Could not convert .* to numeric|Cannot convert .* to numeric/;
 /** Methods that take a reduction by name (`.agg('mean')`) and pass keywords on to it. */
 const BY_NAME = ['agg', 'aggregate', 'transform'];
 
@@ -1503,44 +1496,27 @@ const numericOnlyAtError = rule({
   id: 'pandas-numeric-only-at-error',
   triggers: [...NUMERIC_REDUCTIONS, ...BY_NAME],
   library: 'pandas',
-  title: 'a reduction over non-numeric columns, named by the error',
+  title: 'a groupby reduction over non-numeric columns, named by the error',
   old: "g = df.groupby('k'); g.mean(); df.groupby('k').agg(np.mean)",
   new: "g.mean(numeric_only=True); df.groupby('k').agg('mean', numeric_only=True)",
   removedIn: '2.0',
   trigger: 'error',
-  errors: [err('TypeError', AGG_FAILED), err('ValueError', NOT_NUMERIC), err('TypeError', NOT_NUMERIC)],
+  errors: [err('TypeError', AGG_FAILED)],
   link: PD20,
-  message: "pandas 2.0 no longer drops non-numeric columns silently in a groupby's or a frame's mean/median/corr...: the reduction on the failing line gets numeric_only=True (the columns the notebook's run aggregated)",
+  message: "pandas 2.0 no longer drops non-numeric columns silently in a groupby's mean/median/...: the reduction the error names, on the failing line, gets numeric_only=True (the columns the notebook's run aggregated)",
   fixtures: [{
     before: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\ng = df.groupby('k')\nprint(g.mean().v.tolist(), df.groupby('k').agg(np.mean).v.tolist(), df.groupby('k').transform('mean').v.tolist())",
     after: "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\ng = df.groupby('k')\nprint(g.mean(numeric_only=True).v.tolist(), df.groupby('k').agg('mean', numeric_only=True).v.tolist(), df.groupby('k').transform('mean', numeric_only=True).v.tolist())",
     expect: '[2.0, 5.0] [2.0, 5.0] [2.0, 2.0, 5.0]',
     beforeError: 'TypeError',
     context: { runtime: { ename: 'TypeError', evalue: 'agg function failed [how->mean,dtype->object]' } },
-  }, {
-    // The frame is a list of columns chosen by name (static inference cannot tell it is a DataFrame), in a function.
-    before: "import pandas as pd\ndf = pd.DataFrame({'Pclass': [1, 2, 3], 'Pclass_Title': ['1 - Mr', '2 - Mrs', '3 - Mr'], 'Survived': [1, 0, 1]})\ndef corr_with(column):\n    cols = [c for c in df.columns if column in c] + ['Survived']\n    corr = df[cols].corr()\n    print(corr['Survived'].round(2).tolist())\n    corr = df[cols].corr()\n    return corr.shape\nprint(corr_with('Pclass'))",
-    after: "import pandas as pd\ndf = pd.DataFrame({'Pclass': [1, 2, 3], 'Pclass_Title': ['1 - Mr', '2 - Mrs', '3 - Mr'], 'Survived': [1, 0, 1]})\ndef corr_with(column):\n    cols = [c for c in df.columns if column in c] + ['Survived']\n    corr = df[cols].corr(numeric_only=True)\n    print(corr['Survived'].round(2).tolist())\n    corr = df[cols].corr(numeric_only=True)\n    return corr.shape\nprint(corr_with('Pclass'))",
-    expect: '[0.0, 1.0]\n(2, 2)',
-    beforeError: 'ValueError',
-    context: { runtime: { ename: 'ValueError', evalue: "could not convert string to float: '1 - Mr'", lines: [5] } },
   }],
   *find(ctx) {
-    const aggFailed = onErrorLine(ctx, AGG_FAILED);
-    const notNumeric = aggFailed ? undefined : onErrorLine(ctx, NOT_NUMERIC);
-    const onLine = aggFailed ?? notNumeric;
+    const onLine = onErrorLine(ctx, AGG_FAILED);
     if (!onLine) return;
-    const calls = [...ctx.methodCalls([...NUMERIC_REDUCTIONS, ...BY_NAME])];
-    // The same reduction of the same receiver elsewhere in the cell (`corrmat = df[cols].corr()`
-    // twice in one function) is the same old call on the same frame: repaired with the failing one,
-    // else the re-run fails again with the same message further down and the repair looks useless.
-    const sameCall = (recv: SyntaxNode, name: string) => `${recv.text}.${name}`;
-    const failing = new Set(calls.filter(({ call }) => onLine(call)).map(({ recv, name }) => sameCall(recv, name)));
-    for (const { call, name, recv } of calls) {
+    for (const { call, name } of ctx.methodCalls([...NUMERIC_REDUCTIONS, ...BY_NAME])) {
       const args = callArgs(call);
-      if (!args || args.splat || args.keywords.has('numeric_only')) continue;
-      if (!onLine(call) && !(NUMERIC_REDUCTIONS.includes(name) && failing.has(sameCall(recv, name)))) continue;
-      if (notNumeric && (!NUMERIC_REDUCTIONS.includes(name) || isOneColumn(recv))) continue;
+      if (!args || args.splat || args.keywords.has('numeric_only') || !onLine(call)) continue;
       if (NUMERIC_REDUCTIONS.includes(name)) {
         yield { node: call, edits: [addArgument(args, 'numeric_only=True')] };
         continue;
@@ -1555,14 +1531,6 @@ const numericOnlyAtError = rule({
     }
   },
 });
-
-/** `df['col']` or `df.col`: one column, a Series (as far as the syntax tells). */
-function isOneColumn(recv: SyntaxNode): boolean {
-  if (recv.type === 'attribute') return true;
-  if (recv.type !== 'subscript') return false;
-  const keys = recv.childrenForFieldName('subscript');
-  return keys.length === 1 && keys[0]?.type === 'string';
-}
 
 /** Column keys of `df.loc[:, K] = v` that are labels (not boolean masks, ranges or computed selections). */
 function isColumnLabelKey(k: SyntaxNode): boolean {

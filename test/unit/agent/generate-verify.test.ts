@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateAndVerify, rankTrial, distinctCandidates, type Candidate, type TrialOutcome } from '../../../src/agent/generate-verify.js';
 import type { CellRecord } from '../../../src/core/run-result.js';
-import { errorSignature, failingLine } from '../../../src/agent/diagnosis.js';
+import { errorSignature, failingLine, failingLineNeighbours } from '../../../src/agent/diagnosis.js';
 
 const cand = (label: string, cell = 1): Candidate => ({
   label,
@@ -73,6 +73,20 @@ describe('rankTrial', () => {
     const old = ['KeyError   Traceback (most recent call last)', '/tmp/ipykernel_4/188575468.py in ?()\n      1 a = 1\n----> 3 df = df.drop(["x"])\n', '/usr/lib/python3/dist-packages/pandas/core/frame.py in ?(self)\n-> 5581 return super().drop()'];
     assert.deepEqual(failingLine(old), { line: 3, text: 'df = df.drop(["x"])' });
     assert.equal(errorSignature(1, { ...e, traceback: tb(3, 'plt.hist(b, normed=True)') }), errorSignature(1, { ...e, traceback: tb(9, 'plt.hist(b,  normed=True)') }));
+  });
+  it('the same failing text at a later line is progress when its neighbours differ (another occurrence), not when they moved with it', () => {
+    const e = { ename: 'ValueError', evalue: "could not convert string to float: '3 - Mr'" };
+    const frame = (lines: Array<[number, string]>, at: number) => lines.map(([n, t]) => `${n === at ? '---> ' : '     '}${n} ${t}`).join('\n');
+    const tb = (body: string) => ['ValueError   Traceback (most recent call last)', 'Cell In[53], line 1\n----> 1 bin_discart(\'Pclass\')\n', `Cell In[52], line 9, in bin_discart(column)\n${body}\n`, 'File /usr/lib/python3/dist-packages/pandas/core/frame.py:11049, in DataFrame.corr(self)\n> 11049 mat = data.to_numpy(dtype=float)', `ValueError: ${e.evalue}`];
+    const src: Array<[number, string]> = [[3, 'print(cols)'], [4, 'corr = df[cols].corr()'], [5, 'show(corr)'], [6, 'plt.figure()'], [7, 'corr = df[cols].corr()'], [8, 'sns.heatmap(corr)']];
+    const was = { ...e, traceback: tb(frame(src.slice(0, 3), 4)) };
+    const rec2 = (traceback: string[]) => ({ index: 1, status: 'error', durationMs: 1, error: { ...e, traceback } }) as CellRecord;
+    // The repaired first occurrence passed; the second one (other neighbours) fails now.
+    assert.equal(rankTrial(1, 1, was, [rec2(tb(frame(src.slice(3, 6), 7)))], [], 1).rank, 'error-moved');
+    // An import inserted above: the same line and its neighbours, three lines down.
+    const shifted = src.slice(0, 3).map(([n, t]): [number, string] => [n + 3, t]);
+    assert.equal(rankTrial(1, 1, was, [rec2(tb(frame(shifted, 7)))], [], 1).rank, 'same-error');
+    assert.deepEqual(failingLineNeighbours(was.traceback), { above: 'print(cols)', below: 'show(corr)' });
   });
   it('a candidate that leaves its cell uncompilable is never progress', () => {
     const t = rankTrial(1, 1, before, [rec(0, 'ok'), rec(1, 'error', { ename: 'SyntaxError', evalue: "unmatched ')' (1764157130.py, line 1)" })], [], 2);
