@@ -296,9 +296,17 @@ export function scoreSubmission(submission: Csv, truth: Csv, opts: ScoreOptions)
   };
 }
 
-/** |new - original| / |original|; with an original of 0 the absolute difference. */
+/**
+ * Below this magnitude a printed number is floating-point noise around zero, not a result: the mean
+ * of a standardised column prints as -2.1e-16 in one numpy and 3.6e-16 in the next (the summation
+ * order changed), and a relative difference between two such values is meaningless.
+ */
+export const NOISE_FLOOR = 1e-9;
+
+/** |new - original| / |original|; with an original of 0 the absolute difference; two values that are both noise around zero are equal. */
 export function relativeDifference(original: number, current: number): number {
   if (original === current) return 0;
+  if (Math.abs(original) < NOISE_FLOOR && Math.abs(current) < NOISE_FLOOR) return 0;
   if (!Number.isFinite(original) || !Number.isFinite(current)) return Infinity;
   return original === 0 ? Math.abs(current) : Math.abs(current - original) / Math.abs(original);
 }

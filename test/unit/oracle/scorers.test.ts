@@ -53,6 +53,11 @@ test('scoreSubmission joins on id (first column by default), infers the target, 
   assert.equal(normalizeId('abc'), 'abc');
   close(relativeDifference(0.8, 0.72), 0.1);
   assert.equal(relativeDifference(0, 0.05), 0.05);
+  // Floating-point noise around zero (a standardised column's mean) is not a drift; a small value against noise is.
+  assert.equal(relativeDifference(-2.132627e-16, 3.609106e-16), 0);
+  assert.equal(relativeDifference(0, 4e-17), 0);
+  assert.ok(relativeDifference(1e-16, 0.001) > 0.1);
+  assert.ok(relativeDifference(0.001, 1e-16) > 0.1);
 });
 
 test('the corpus gender submission scores the known ~0.766 on the Titanic ground truth', (t) => {
