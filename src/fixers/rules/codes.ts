@@ -369,6 +369,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-mixed-feature-names': 'SK075',
   'sklearn-integral-float-parameter': 'SK076',
   'sklearn-tree-export-string-names': 'SK077',
+  'sklearn-gradient-boosting-loss-attribute': 'SK089',
   'sklearn-agglomerative-n-components': 'SK080',
   'sklearn-hist-gradient-boosting-tol-none': 'SK081',
   'sklearn-sfs-n-features-none': 'SK082',

@@ -1,7 +1,7 @@
 /** Helpers for rule tests: one-cell notebooks and running the engine on a fixture. */
 import type { Notebook } from '../../../src/core/notebook.js';
 import { sourceText, toLines } from '../../../src/core/notebook.js';
-import { fixNotebook, scanNotebook, type RuleOptions } from '../../../src/fixers/rules/index.js';
+import { ALL_RULES, fixNotebook, rulesMatchingError, scanNotebook, type RuleOptions } from '../../../src/fixers/rules/index.js';
 import type { Fixture, Rule } from '../../../src/fixers/rules/types.js';
 
 export function notebookOf(cells: string[], opts: { pythonMajor?: 2 | 3 } = {}): Notebook {
@@ -19,7 +19,12 @@ export function notebookOf(cells: string[], opts: { pythonMajor?: 2 | 3 } = {}):
 }
 
 export function fixtureOptions(rule: Rule, f: Fixture): RuleOptions {
+  const rt = f.context?.runtime;
+  // As in a real repair (rulesForError): of the rules recognised from runtime errors, only those whose
+  // signature matches the fixture's error run; the static rules run too.
+  const matching = rt ? new Set(rulesMatchingError({ ename: rt.ename, evalue: rt.evalue })) : undefined;
   return {
+    ...(matching ? { rules: ALL_RULES.filter((r) => r.trigger !== 'error' || matching.has(r)) } : {}),
     kinds: rule.kind === 'score-calibration' ? ['error-repair', 'score-calibration'] : ['error-repair'],
     includeErrorTriggered: rule.trigger === 'error',
     era: f.context?.era,
