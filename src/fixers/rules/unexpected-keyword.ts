@@ -88,7 +88,7 @@ export async function unexpectedKeywordPatches(
         sites.push({ cell: c.index, call, kwNode: node });
       }
     }
-    if (!sites.length) return [];
+    if (!sites.length) return splattedEntryPatches(nb, cells, failingCell, lines, callee, kw, params);
     const used = new Set(sites.flatMap(({ call }) => [...(callArgs(call)?.keywords.keys() ?? [])]));
     const renames = params
       .filter((p) => p !== '**' && !used.has(p))
@@ -113,6 +113,74 @@ export async function unexpectedKeywordPatches(
   } finally {
     disposeCells(cells);
   }
+}
+
+/**
+ * The keyword came from a dict splatted into the call (`GridSearchCV(**grid_params)` in a helper,
+ * `grid_params = {'estimator': m, 'iid': False, ...}` in the failing cell): when a call on the
+ * traceback's lines has a `**` argument, the dict literals' entries keyed by the keyword, in the
+ * failing cell and the traceback's cells, are the sites: renamed to a similar current parameter,
+ * or dropped, as a keyword would be.
+ */
+function splattedEntryPatches(
+  nb: Notebook, cells: ReadonlyArray<{ index: number; tree: { rootNode: SyntaxNode } }>, failingCell: number,
+  lines: ReadonlyMap<number, number[]>, callee: string, kw: string, params: readonly string[],
+): KeywordCandidate[] {
+  const onLines = (c: number, n: SyntaxNode) => (lines.get(c) ?? []).some((l) => n.startPosition.row + 1 <= l && n.endPosition.row + 1 >= l);
+  const splatted = cells.some((c) => lines.has(c.index) && c.tree.rootNode.descendantsOfType('dictionary_splat').some((d) => !!d && d.parent?.type === 'argument_list' && onLines(c.index, d)));
+  if (!splatted) return [];
+  // The dicts that reach the call: written on a traceback line (`f(**{...})`), or bound to a name
+  // the traceback's lines use (`run_model(grid_params)` calling `GridSearchCV(**params)`).
+  const named = new Set<string>();
+  for (const c of cells) {
+    if (!lines.has(c.index)) continue;
+    for (const id of c.tree.rootNode.descendantsOfType('identifier')) if (id && onLines(c.index, id)) named.add(id.text);
+  }
+  const reaches = (c: number, dict: SyntaxNode) => {
+    if (onLines(c, dict)) return true;
+    const a = dict.parent;
+    const left = a?.type === 'assignment' ? a.childForFieldName('left') : undefined;
+    return left?.type === 'identifier' && named.has(left.text);
+  };
+  const entries: Array<{ cell: number; pair: SyntaxNode }> = [];
+  for (const c of cells) {
+    if (c.index !== failingCell && !lines.has(c.index)) continue;
+    for (const pair of c.tree.rootNode.descendantsOfType('pair')) {
+      if (pair?.parent?.type === 'dictionary' && stringValue(pair.childForFieldName('key')) === kw && reaches(c.index, pair.parent)) entries.push({ cell: c.index, pair });
+    }
+  }
+  if (!entries.length) return [];
+  const used = new Set(entries.flatMap(({ pair }) => pair.parent!.namedChildren.map((p) => (p?.type === 'pair' ? stringValue(p.childForFieldName('key')) : undefined)).filter((k): k is string => !!k)));
+  const patchOf = (edit: (pair: SyntaxNode, cell: number) => TextEdit, summary: string): Patch => {
+    const byCell = new Map<number, TextEdit[]>();
+    for (const { cell, pair } of entries) addCellEdit(byCell, cell, edit(pair, cell));
+    return { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['unexpected-keyword'] }, edits: cellReplacements(nb, byCell), summary };
+  };
+  const renames = params.filter((p) => p !== '**' && !used.has(p)).map((p) => ({ p, s: nameSimilarity(kw, p) })).filter((x) => x.s > 0)
+    .sort((x, y) => y.s - x.s || x.p.localeCompare(y.p)).slice(0, MAX_RENAMES);
+  const out: KeywordCandidate[] = renames.map(({ p }) => ({
+    label: `'${kw}' -> '${p}' in the dict passed as **kwargs`,
+    patch: patchOf((pair) => { const key = pair.childForFieldName('key')!; return { start: key.startIndex, end: key.endIndex, text: key.text.replace(kw, p) }; }, `${callee}() no longer takes ${kw}= (from a dict passed as **kwargs); its current parameter ${p}= has a similar name`),
+  }));
+  out.push({
+    label: `drop '${kw}' from the dict passed as **kwargs`,
+    patch: patchOf((pair, cell) => removeEntry(pair, sourceText(nb.cells[cell]!.source)), `${callee}() no longer takes ${kw}= (from a dict passed as **kwargs); the entry is dropped (kept only if the stored outputs agree)`),
+  });
+  return out;
+}
+
+/** Remove one entry of a dict literal with its separating comma (the one after it, or before the last). */
+function removeEntry(pair: SyntaxNode, source: string): TextEdit {
+  const items = pair.parent!.namedChildren.filter((n): n is SyntaxNode => !!n && n.type !== 'comment');
+  const i = items.findIndex((n) => n.startIndex === pair.startIndex);
+  const next = items[i + 1];
+  if (next) return { start: pair.startIndex, end: next.startIndex, text: '' };
+  const prev = items[i - 1];
+  if (prev) return { start: prev.endIndex, end: pair.endIndex, text: '' };
+  let end = pair.endIndex;
+  const m = /^\s*,/.exec(source.slice(end));
+  if (m) end += m[0].length;
+  return { start: pair.startIndex, end, text: '' };
 }
 
 /**

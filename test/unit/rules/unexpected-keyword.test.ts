@@ -34,6 +34,21 @@ describe('unexpectedKeywordPatches', () => {
     assert.deepEqual(await unexpectedKeywordPatches(nb, 0, { ename: 'TypeError', evalue: "Mystery.__init__() got an unexpected keyword argument 'normalize'" }, SIGNATURES), []);
     assert.deepEqual(await unexpectedKeywordPatches(nb, 0, { ename: 'ValueError', evalue: 'x' }, SIGNATURES), []);
   });
+  it('a keyword from a dict splatted into the call in a helper: the dict entry is renamed or dropped', async () => {
+    const sigs = { ...SIGNATURES, 'GridSearchCV.__init__': ['estimator', 'param_grid', 'scoring', 'n_jobs', 'refit', 'cv', 'verbose'] };
+    const nb = notebookOf([
+      'def run_model(params):\n    search = GridSearchCV(**params)\n    return search',
+      "grid_params = {\n    'estimator': m,\n    'iid': False,\n    'cv': 10\n}\nother = {'iid': 1}\nrun_model(grid_params)",
+    ]);
+    const err = { ename: 'TypeError', evalue: "GridSearchCV.__init__() got an unexpected keyword argument 'iid'" };
+    const frames = [{ cell: 1, line: 7 }, { cell: 0, line: 2 }];
+    const ps = await unexpectedKeywordPatches(nb, 1, err, sigs, frames);
+    assert.deepEqual(ps.map((p) => p.label), ["drop 'iid' from the dict passed as **kwargs"]);
+    // Only the dict that reaches the call (its name is on the traceback's line), not another with the same key.
+    assert.equal((ps[0]!.patch.edits[0] as any).newSource, "grid_params = {\n    'estimator': m,\n    'cv': 10\n}\nother = {'iid': 1}\nrun_model(grid_params)");
+    // No ** on the traceback's lines: the dict entries are not the call's keywords.
+    assert.deepEqual(await unexpectedKeywordPatches(notebookOf(['def run_model(params):\n    return GridSearchCV(m, params)', "p = {'iid': False}\nrun_model(p)"]), 1, err, sigs, [{ cell: 1, line: 2 }, { cell: 0, line: 2 }]), []);
+  });
   it('similarity: suffixed, plural, shared last token; unrelated names are not candidates', () => {
     assert.ok(nameSimilarity('sparse', 'sparse_output') > 0);
     assert.ok(nameSimilarity('colors', 'color') > 0);
