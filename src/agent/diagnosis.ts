@@ -7,7 +7,7 @@
 import { firstFailure, type CellRecord, type CellError, type RunStatus } from '../core/run-result.js';
 import type { FixType } from '../core/patch.js';
 import type { OracleVerdict } from './oracle/index.js';
-import { ANSI } from '../fixers/rules/traceback.js';
+import { innermostNotebookFrame } from '../core/traceback.js';
 
 export type Diagnosis =
   | { kind: 'done' }
@@ -60,20 +60,12 @@ export function errorSignature(cell: number, e: Pick<CellError, 'ename' | 'evalu
 }
 
 /**
- * The innermost notebook frame's failing line of a traceback, number and text: the `---->` arrow
- * under `Cell In[7], line 12` (IPython 8) or under an `ipykernel_N/M.py` frame (the older layout).
- * Library frames are skipped.
+ * The innermost notebook frame's failing line of a traceback, number and text (core/traceback.ts
+ * reads every layout). Library frames are skipped.
  */
 export function failingLine(traceback: readonly string[]): { line: number; text: string } | undefined {
-  let found: { line: number; text: string } | undefined;
-  let inNotebook = false;
-  for (const l of traceback.join('\n').replace(ANSI, '').split('\n')) {
-    if (/^Cell In\[\d+\], line \d+/.test(l) || /^\S*ipykernel_\d+\/\d+\.py\b/.test(l)) { inNotebook = true; continue; }
-    if (/^(File |\S+\.py\b)/.test(l)) { inNotebook = false; continue; }
-    const arrow = inNotebook ? /^-+>\s*(\d+)\s?(.*)$/.exec(l) : null;
-    if (arrow) { found = { line: Number(arrow[1]), text: arrow[2]!.replace(/\s+/g, ' ').trim() }; inNotebook = false; }
-  }
-  return found;
+  const f = innermostNotebookFrame(traceback);
+  return f ? { line: f.line, text: f.text } : undefined;
 }
 
 /**
@@ -82,23 +74,8 @@ export function failingLine(traceback: readonly string[]): { line: number; text:
  * when its neighbours moved with it, and another occurrence of it when they did not.
  */
 export function failingLineNeighbours(traceback: readonly string[]): { above?: string; below?: string } | undefined {
-  let found: { above?: string; below?: string } | undefined;
-  let inNotebook = false;
-  let afterArrow = false;
-  let above: string | undefined;
-  for (const l of traceback.join('\n').replace(ANSI, '').split('\n')) {
-    if (/^Cell In\[\d+\], line \d+/.test(l) || /^\S*ipykernel_\d+\/\d+\.py\b/.test(l)) { inNotebook = true; afterArrow = false; above = undefined; continue; }
-    if (/^(File |\S+\.py\b)/.test(l)) { inNotebook = false; afterArrow = false; continue; }
-    if (!inNotebook) continue;
-    const arrow = /^-+>\s*(\d+)\s?(.*)$/.exec(l);
-    if (arrow) { found = { ...(above !== undefined ? { above } : {}) }; afterArrow = true; continue; }
-    const context = /^\s+(\d+)\s?(.*)$/.exec(l);
-    if (!context) continue;
-    const text = context[2]!.replace(/\s+/g, ' ').trim();
-    if (!text) continue;
-    if (afterArrow) { if (found) found.below = text; inNotebook = false; afterArrow = false; } else above = text;
-  }
-  return found;
+  const f = innermostNotebookFrame(traceback);
+  return f ? { ...(f.above !== undefined ? { above: f.above } : {}), ...(f.below.length ? { below: f.below[0] } : {}) } : undefined;
 }
 
 function slowestCell(cells: CellRecord[]): CellRecord {

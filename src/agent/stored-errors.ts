@@ -11,6 +11,7 @@
  */
 import { sourceText, type Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
+import { innermostNotebookFrame } from '../core/traceback.js';
 import type { ExecuteCellsOptions } from '../executor/run-notebook.js';
 import type { NotebookDefUse } from '../fixers/python/defuse.js';
 
@@ -36,7 +37,9 @@ export function storedErrors(nb: Notebook): Map<number, ExpectedError> {
     for (const o of cell.outputs ?? []) {
       const ename = (o as { output_type?: string; ename?: unknown }).output_type === 'error' ? (o as { ename?: unknown }).ename : undefined;
       if (typeof ename === 'string' && ename) {
-        out.set(index, { ename, reason: `the original run raised ${ename} in this cell too` });
+        const tb = (o as { traceback?: unknown }).traceback;
+        const line = Array.isArray(tb) ? innermostNotebookFrame(tb.filter((t): t is string => typeof t === 'string'))?.text : undefined;
+        out.set(index, { ename, reason: `the original run raised ${ename} in this cell too`, ...(line ? { line } : {}) });
         return;
       }
     }

@@ -4,6 +4,7 @@
  * is generated from it, so scripts and the code can never disagree.
  */
 import { z } from 'zod';
+import { failsAtLine } from './traceback.js';
 
 export const RUN_RESULT_SCHEMA_VERSION = '1.0.0';
 
@@ -62,6 +63,7 @@ export const CellRecord = z.object({
     after: z.number().int().optional().describe("set when the error follows from the author's own error in that earlier cell (a name only it binds): the cell's stored outputs cannot be reached"),
     neverRun: z.boolean().optional().describe('the author never ran this cell (no execution count, no outputs in a notebook that has them): what it raises here has no record to hold it to'),
     skipped: z.boolean().optional().describe('not run at all: a cell the author never ran that exceeds the time or memory limit here (decisions.skipNeverRun)'),
+    line: z.string().optional().describe("the failing line of the author's traceback: the same statement failing here is the author's error, whatever exception today's library raises for it"),
   }).optional()
     .describe("the cell raised (or, interrupted by its author, was not run) as in the notebook's stored outputs: part of the record, not a failure"),
 });
@@ -75,10 +77,13 @@ export type ExpectedError = NonNullable<CellRecord['expectedError']>;
  * Where the author's run failed on a missing module, it never ran the rest of the cell: whatever that
  * code raises here, on a machine that has the module, is outside the record as well.
  */
-export function isExpected(expected: ExpectedError | undefined, ename: string): boolean {
+export function isExpected(expected: ExpectedError | undefined, ename: string, traceback: readonly string[] = []): boolean {
   if (!expected) return false;
   if (expected.ename === 'ModuleNotFoundError' || expected.ename === 'ImportError') return true;
-  return expected.ename === ename || (expected.ename === 'SyntaxError' && (ename === 'IndentationError' || ename === 'TabError'));
+  if (expected.ename === ename || (expected.ename === 'SyntaxError' && (ename === 'IndentationError' || ename === 'TabError'))) return true;
+  // The same statement failing, with the exception its library raises today (pandas and seaborn
+  // turned many TypeErrors into ValueErrors): still the author's error, not one to repair.
+  return !!expected.line && failsAtLine(traceback, expected.line);
 }
 
 /**

@@ -210,7 +210,7 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
     markCell(cell, run);
     const want = o.expectedErrors?.get(index);
     const expected = run.status !== 'error' || !run.error ? undefined
-      : isExpected(want, run.error.ename) ? { ename: run.error.ename, ...(want!.neverRun ? { neverRun: true } : {}), reason: want!.ename === run.error.ename ? want!.reason : `${want!.reason}; it stopped at a missing module there, so the ${run.error.ename} the rest of the cell raises here is outside the record too` }
+      : isExpected(want, run.error.ename, run.error.traceback) ? { ename: run.error.ename, ...(want!.neverRun ? { neverRun: true } : {}), reason: expectedReason(want!, run.error.ename) }
       : o.followsAuthorError?.(index, run.error, raisedAsAuthor);
     if (expected) {
       raisedAsAuthor.add(index);
@@ -243,6 +243,13 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
     }
   }
   return { notebook, cells, status, message };
+}
+
+/** Why this run's error in the cell is the author's (isExpected said it is). */
+function expectedReason(want: ExpectedError, ename: string): string {
+  if (want.ename === ename) return want.reason;
+  if (want.ename === 'ModuleNotFoundError' || want.ename === 'ImportError') return `${want.reason}; it stopped at a missing module there, so the ${ename} the rest of the cell raises here is outside the record too`;
+  return `${want.reason}, at the same statement; today's library raises ${ename} for it`;
 }
 
 function notRun(index: number, codeIndex: number): CellRecord {

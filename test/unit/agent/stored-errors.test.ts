@@ -51,3 +51,27 @@ test('never-run cells: counted notebooks only, code with no count and no outputs
   (nb.cells[0] as any).execution_count = null;
   assert.deepEqual([...neverRunByAuthor(nb)], []);
 });
+
+test("the same statement failing with the exception today's library raises for it is the author's error", () => {
+  // IPython 7 on Python 3.7 (the author's record): the arrow at the last line of a call written over two.
+  const stored = [
+    '\u001b[1;31mTypeError\u001b[0m                                 Traceback (most recent call last)',
+    '\u001b[1;32m<ipython-input-10-bc059fe86115>\u001b[0m in \u001b[0;36m<module>\u001b[1;34m\u001b[0m\n\u001b[0;32m      6\u001b[0m cmap = sns.diverging_palette(220, 10)\n\u001b[0;32m      7\u001b[0m sns.heatmap(corr, mask=mask, cmap=cmap,\n\u001b[1;32m----> 8\u001b[1;33m            square=True, linewidths=.5)\n\u001b[0m',
+    '\u001b[1;32m~\\Anaconda3\\lib\\site-packages\\seaborn\\matrix.py\u001b[0m in \u001b[0;36mheatmap\u001b[1;34m(data)\u001b[0m\n\u001b[1;32m--> 517\u001b[1;33m                           yticklabels, mask)\n',
+    "\u001b[1;31mTypeError\u001b[0m: ufunc 'isnan' not supported for the input types",
+  ];
+  const nb = makeNotebook([{ code: 'sns.heatmap(corr, mask=mask, cmap=cmap,\n           square=True, linewidths=.5)', outputs: [{ output_type: 'error', ename: 'TypeError', evalue: "ufunc 'isnan' not supported", traceback: stored }] }] as any);
+  (nb.cells[0] as any).execution_count = 10;
+  const want = storedErrors(nb).get(0)!;
+  assert.equal(want.line, 'square=True, linewidths=.5)');
+  // IPython 8 on Python 3.13: the arrow at the call's first line, the rest shown below it.
+  const now = ['ValueError   Traceback (most recent call last)', 'Cell In[9], line 7\n      6 cmap = sns.diverging_palette(220, 10)\n----> 7 sns.heatmap(corr, mask=mask, cmap=cmap,\n      8            square=True, linewidths=.5)\n', 'File /usr/lib/python3/dist-packages/seaborn/matrix.py:446, in heatmap(data)\n--> 446 plotter = _HeatMapper(data)\n', "ValueError: could not convert string to float: 'RL'"];
+  assert.ok(isExpected(want, 'ValueError', now));
+  // Another statement of the cell failing is not the author's error.
+  const elsewhere = ['ValueError   Traceback (most recent call last)', 'Cell In[9], line 6\n----> 6 cmap = sns.diverging_palette(220, 10)\n      7 sns.heatmap(corr, mask=mask, cmap=cmap,\n', "ValueError: bad"];
+  assert.ok(!isExpected(want, 'ValueError', elsewhere));
+  // The author's line shown below ours, but after our statement ended: another statement.
+  const before = ['ValueError   Traceback (most recent call last)', 'Cell In[9], line 6\n----> 6 x = f(1)\n      7 y = 2\n      8            square=True, linewidths=.5)\n', 'ValueError: bad'];
+  assert.ok(!isExpected(want, 'ValueError', before));
+  assert.ok(!isExpected(want, 'ValueError'));
+});
