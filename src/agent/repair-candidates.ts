@@ -120,6 +120,11 @@ const UPSTREAM_PINS: Array<{ ename: string; pattern: RegExp; ruleId: string; why
   { ename: 'TypeError', pattern: /numpy boolean (subtract|negative)/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0)" },
   // pandas refuses /, // and ** on two bool operands (since 2014); dummies were uint8 before 2.0.
   { ename: 'NotImplementedError', pattern: /operator '[^']+' not implemented for bool dtypes/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0)" },
+  // The same bool dummies next to float columns make `np.asarray(frame)` an object array, which
+  // statsmodels refuses ("Pandas data cast to numpy dtype of object") and numpy's isfinite/isnan
+  // cannot take; with uint8 dummies the array was float64.
+  { ename: 'TypeError', pattern: /ufunc '(isfinite|isnan|isinf)' not supported for the input types/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0) made the frame an object array" },
+  { ename: 'ValueError', pattern: /Pandas data cast to numpy dtype of object/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0) made the frame an object array" },
   // scikit-learn 0.22: LogisticRegression's default solver became lbfgs, which refuses penalty='l1'
   // (and dual=True) that liblinear, the old default, accepted.
   { ename: 'ValueError', pattern: /Solver lbfgs supports only '?l2'? or ('?none'?|None) penalties|Solver lbfgs supports only dual=False/, ruleId: 'sklearn-pin-logistic-solver', why: "LogisticRegression's default solver (liblinear before scikit-learn 0.22)" },

@@ -53,6 +53,11 @@ describe('repairCandidates (runtime evidence)', () => {
     // pandas' own refusal of / on two bool columns points at the same change.
     const div = await repairCandidates({ notebook: nb, cell: 2, error: { ename: 'NotImplementedError', evalue: "operator 'truediv' not implemented for bool dtypes", traceback: [] }, dataFiles: [] });
     assert.ok(div.some((c) => c.label.startsWith('pandas-pin-get-dummies-uint8')), JSON.stringify(div.map((c) => c.label)));
+    // Bool dummies next to floats make an object array: statsmodels' refusal and numpy's isfinite say so.
+    for (const e of [{ ename: 'ValueError', evalue: 'Pandas data cast to numpy dtype of object. Check input data with np.asarray(data).' }, { ename: 'TypeError', evalue: "ufunc 'isfinite' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''" }]) {
+      const c = await repairCandidates({ notebook: nb, cell: 2, error: { ...e, traceback: [] }, dataFiles: [] });
+      assert.ok(c.some((x) => x.label.startsWith('pandas-pin-get-dummies-uint8')), JSON.stringify(c.map((x) => x.label)));
+    }
   });
 
   it("penalty='l1' refused by the new default solver: the old solver is pinned at the constructor upstream", async () => {
