@@ -127,7 +127,10 @@ function parseTable(inner: string, after: string): Table | undefined {
   if (width === 0 || width * bodyRows.length > MAX_TABLE_CELLS) return undefined;
   // Index columns: the leading <th> cells of body rows.
   const leading = (r: RawCell[]): number => { let k = 0; while (k < r.length && r[k]!.kind === 'th') k++; return k; };
-  const nIdx = bodyRows.length ? Math.min(...bodyRows.map(leading)) : headRows.length ? 1 : 0;
+  let nIdx = bodyRows.length ? Math.min(...bodyRows.map(leading)) : headRows.length ? 1 : 0;
+  // The index written as <td> (notebooks saved through a sanitizer that rewrote the cells, e.g. old
+  // Kaggle kernels): every header row leaves the first column's label empty, as pandas does for the index.
+  if (nIdx === 0 && bodyRows.length && headRows.length && headRows.every((r) => r.length > 1 && r[0]!.text === '')) nIdx = 1;
   const pad = (r: RawCell[]): string[] => Array.from({ length: width }, (_, i) => r[i]?.text ?? '');
   const header = headRows.map(pad).filter((r) => {
     // The row of index names (data part empty) is not a level of column labels.

@@ -607,3 +607,14 @@ test("classification_report rows of scikit-learn < 0.21 align with today's: micr
   assert.equal(storedOutputsOracle(c, d).matches, false);
   assert.deepEqual(nums('   micro avg       0.84      0.80      0.82       100'), [[0.84, 0.8, 0.82, 100]]);
 });
+
+test('parseHtmlTables: an index written as <td> under an empty header cell is still the index', () => {
+  const head = '<table border="1" class="dataframe"><thead><tr><th></th><th>PassengerId</th><th>Fare</th></tr></thead>';
+  const asTd = parseHtmlTables(`${head}<tbody><tr><td>0</td><td>1</td><td>7.25</td></tr><tr><td>1</td><td>2</td><td>71.28</td></tr></tbody></table>`)[0]!;
+  const asTh = parseHtmlTables(`${head}<tbody><tr><th>0</th><td>1</td><td>7.25</td></tr><tr><th>1</th><td>2</td><td>71.28</td></tr></tbody></table>`)[0]!;
+  assert.deepEqual(asTd.columns, ['PassengerId', 'Fare']);
+  assert.deepEqual(asTd, asTh);
+  // A table whose first header names a column has no index to find.
+  const plain = parseHtmlTables('<table class="dataframe"><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>')[0]!;
+  assert.deepEqual(plain.columns, ['a', 'b']);
+});
