@@ -140,6 +140,36 @@ function companions(du: NotebookDefUse, counts: Map<number, number>, order: numb
   }
 }
 
+/** At most this many cells of the author's run-up are replayed before the failing cell. */
+const MAX_RUN_UP = 8;
+
+/**
+ * The author's run-up to the failing cell: the cells with the execution counts just below its own
+ * (consecutive: n-1, n-2, ...), which the author ran immediately before it, in that order. When the
+ * file does not run them that way (`df_clean = df_raw.copy()` at [74] sits after the cell that adds
+ * a column to it at [75], and the failing cell at [76] reads that column: a KeyError top to bottom),
+ * running them in the author's order just before the failing cell is a candidate for any error that
+ * depends on state. Unproven as a cause, so the stored outputs decide whether it is kept.
+ */
+export function runUpOrder(original: Notebook, failingCell: number, currentOrder: number[]): OrderRepair | undefined {
+  const counts = storedCounts(original);
+  const own = counts.get(failingCell);
+  if (own === undefined) return undefined;
+  const byCount = new Map<number, number>();
+  for (const [cell, n] of counts) if (currentOrder.includes(cell)) byCount.set(n, cell);
+  const chain: number[] = [];
+  for (let n = own - 1; byCount.has(n) && chain.length < MAX_RUN_UP; n--) chain.unshift(byCount.get(n)!);
+  if (!chain.length) return undefined;
+  const rest = currentOrder.filter((c) => !chain.includes(c));
+  const at = rest.indexOf(failingCell);
+  if (at < 0) return undefined;
+  const order = [...rest.slice(0, at), ...chain, ...rest.slice(at)];
+  if (order.every((c, k) => c === currentOrder[k])) return undefined;
+  const moved = chain.filter((c) => currentOrder.indexOf(c) !== order.indexOf(c));
+  const cells = chain.map((c) => `cell ${c} [${counts.get(c)}]`).join(', ');
+  return { order, moved, why: `run ${cells} just before cell ${failingCell} [${own}]: the author ran them immediately before it, in that order (consecutive execution counts)` };
+}
+
 export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {
   const cells = moved.map((m) => `cell ${m} [${counts.get(m)}]`).join(', ');
   return `run ${cells} before cell ${failingCell} [${counts.get(failingCell)}], as the author's execution counts show (it defines ${name})`;

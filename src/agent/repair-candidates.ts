@@ -12,7 +12,7 @@ import { sourceText } from '../core/notebook.js';
 import { pinDefaults, rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
 import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
-import { orderForNameError, unprovenOrdersForNameError } from './execution-order.js';
+import { codeCellIndices, orderForNameError, runUpOrder, unprovenOrdersForNameError } from './execution-order.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
 import { invalidParameterPatches, unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
@@ -80,6 +80,11 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
   for (const c of await missingPathPatches(inp.notebook, inp.cell, inp.error, { dataFiles: inp.dataFiles, ...(inp.competition ? { competition: inp.competition } : {}) })) {
     out.push({ patch: c.patch, label: c.label, ...(c.needsAgreement ? { needsAgreement: true } : {}) });
   }
+  if (inp.original && STATEFUL_ERRORS.has(inp.error.ename)) {
+    // The cells the author ran just before this one (consecutive counts), in the author's order.
+    const runUp = runUpOrder(inp.original, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
+    if (runUp) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: runUp.why }, label: `run order (author's run-up): cells ${runUp.moved.join(', ')} before cell ${inp.cell}`, order: runUp.order });
+  }
   if (inp.error.ename === 'NameError') {
     // The author ran a later cell first (stored execution counts): run it first too.
     const name = undefinedName(inp.error.evalue);
@@ -109,6 +114,9 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
   }
   return out;
 }
+
+/** Errors that can come from the state earlier cells left (a column, a name, a shape), not from the failing line's API. */
+const STATEFUL_ERRORS = new Set(['KeyError', 'NameError', 'AttributeError', 'ValueError', 'IndexError', 'TypeError', 'UnboundLocalError']);
 
 /**
  * Errors whose cause is a changed default upstream of the failing cell, not the failing line: the

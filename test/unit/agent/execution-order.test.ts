@@ -1,6 +1,6 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { orderForNameError, recordedOrder, reorderCells } from '../../../src/agent/execution-order.js';
+import { orderForNameError, recordedOrder, reorderCells, runUpOrder } from '../../../src/agent/execution-order.js';
 import { makeNotebook } from '../../support/notebooks.js';
 import type { Notebook } from '../../../src/core/notebook.js';
 import type { CellEdit } from '../../../src/core/patch.js';
@@ -108,4 +108,20 @@ test('layoutCells: inserted cells in their place, deleted ones gone, markdown tr
   assert.deepEqual(laid.notebook.cells.map(text), ['# Load', 'import numpy as np', 'SCALE = 2', '## Helper', 'def f(x):', '## Use', 'res = f(np.arange(3))', 'The end.']);
   assert.deepEqual([...laid.origin], [[0, 0], [1, 1], [2, 8], [3, 5], [4, 6], [5, 2], [6, 3], [7, 7]]);
   assert.equal(laid.newIndex.has(4), false, 'the deleted cell is not written');
+});
+
+describe("the author's run-up", () => {
+  it('replays the cells with the consecutive counts just below the failing one, in that order, just before it', () => {
+    // [74] resets the frame, [75] adds a column, [76] reads it; the file has the reset after the column.
+    const nb = withCounts(["df = raw.copy()\ndf['b'] = 1", "df['bath'] = df.b * 2", 'print(len(df))', 'df = raw.copy()', "print(df['bath'])", 'x = 1'], [70, 75, 71, 74, 76, 77]);
+    const r = runUpOrder(nb, 4, [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(r?.order, [0, 2, 3, 1, 4, 5]);
+    assert.deepEqual(r?.moved, [3, 1]);
+    assert.match(r!.why, /cell 3 \[74\], cell 1 \[75\] just before cell 4 \[76\]/);
+  });
+  it('nothing when the file already runs them that way, the failing cell has no count, or no count precedes it', () => {
+    assert.equal(runUpOrder(withCounts(['a', 'b', 'c'], [1, 2, 3]), 2, [0, 1, 2]), undefined);
+    assert.equal(runUpOrder(withCounts(['a', 'b', 'c'], [1, 2, null]), 2, [0, 1, 2]), undefined);
+    assert.equal(runUpOrder(withCounts(['a', 'b', 'c'], [5, 9, 3]), 2, [0, 1, 2]), undefined);
+  });
 });
