@@ -32,7 +32,12 @@ export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => O
   if (!verdict.matches) {
     // Quote a real drift: not a number the original author's out-of-order run produced, nor an unpaired one.
     const failing = verdict.comparisons.filter((c) => !c.ok && !(c as { outOfOrder?: boolean }).outOfOrder);
-    const bad = failing.find((c) => c.new !== null) ?? failing[0];
+    // In a cell that fails the verdict: a cell that only lost rows to a shorter display (pandas 2
+    // shows 10 rows of a long frame, old pandas 60) is partial, not the drift to repair.
+    const failingCells = new Set((verdict.details?.cellsFailing as number[] | undefined) ?? []);
+    const inFailing = failing.filter((c) => c.cell !== null && failingCells.has(c.cell));
+    const pool = inFailing.length ? inFailing : failing;
+    const bad = pool.find((c) => c.new !== null) ?? pool[0];
     const cell = bad?.cell ?? lastCodeCell(cells);
     return {
       kind: 'fix',

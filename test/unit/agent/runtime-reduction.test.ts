@@ -37,6 +37,21 @@ describe('runtime reduction', () => {
     assert.equal(e.kind === 'fix' && e.fixType, 'error-repair');
   });
 
+  it("a drift is quoted from a cell that fails the verdict, not from a partial one (rows a shorter display left out)", () => {
+    const ok: CellRecord = { index: 0, codeIndex: 0, status: 'ok', executionCount: 1, durationMs: 1, startedAt: null, peakMemoryBytes: null, outputsTruncated: false };
+    const verdict = () => ({
+      oracle: 'stored-outputs', matches: false, summary: '',
+      comparisons: [
+        { cell: 2, original: 1, new: null, relDiff: null, ok: false, context: '5 | 0: 1' },
+        { cell: 7, original: 0.8, new: null, relDiff: null, ok: false, context: 'acc 0.8' },
+      ],
+      details: { cellsFailing: [7] },
+    }) as any;
+    const d = diagnose('ok', [ok], verdict);
+    assert.equal(d.kind === 'fix' && d.cell, 7);
+    assert.match(d.kind === 'fix' ? d.why : '', /0\.8 -> null \(acc/);
+  });
+
   it('an era known to predate 0.22 pins the forest size in the cells up to the slow one, before n_jobs', async () => {
     const nb = notebookOf([
       'from sklearn.ensemble import RandomForestClassifier\nfrom sklearn.model_selection import cross_val_score',
