@@ -260,6 +260,11 @@ const asMatrix = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.values.sum(), df[['b']].values.sum())",
     expect: '10 7',
     beforeError: 'AttributeError',
+  }, {
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.as_matrix(columns=('a', 'b')).shape)",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df[['a', 'b']].values.shape)",
+    expect: '(2, 2)',
+    beforeError: 'AttributeError',
   }],
   *find(ctx) {
     for (const { call, recv } of ctx.methodCalls(['as_matrix'])) {
@@ -267,7 +272,8 @@ const asMatrix = rule({
       if (!args) continue;
       const cols = args.positional[0] ?? kwValue(args.keywords.get('columns'));
       if (args.all.length === 0) yield { node: call, edits: [replaceNode(call, `${recv.text}.values`)] };
-      else if (cols && args.all.length === 1) yield { node: call, edits: [replaceNode(call, `${paren(recv)}[${cols.text}].values`)] };
+      // A tuple of names was a list of columns to as_matrix; as a key it is one (MultiIndex) label.
+      else if (cols && args.all.length === 1) yield { node: call, edits: [replaceNode(call, `${paren(recv)}[${cols.type === 'tuple' ? `[${cols.text.slice(1, -1)}]` : cols.text}].values`)] };
       else yield { node: call };
     }
   },
