@@ -40,6 +40,12 @@ export function missingPath(ename: string, evalue: string): { path: string; writ
     const dir = /directory:? '([^']+)'/.exec(evalue)?.[1];
     return dir ? { path: dir, write: true } : undefined;
   }
+  // Kaggle's kernel template listed the data with `check_output(["ls", "../input"])`; an author's own
+  // folder there fails as the command's exit status, which names the path.
+  if (ename === 'CalledProcessError') {
+    const ls = /Command '\['ls', (?:'-\w+', )*'([^']+)'\]' returned non-zero exit status/.exec(evalue);
+    return ls ? { path: ls[1]!, write: false } : undefined;
+  }
   if (!/FileNotFoundError|OSError|IOError|NotADirectoryError|ValueError/.test(ename)) return undefined;
   const m = /No such file or directory: b?'([^']+)'/.exec(evalue) ?? /No such file or directory: b?"([^"]+)"/.exec(evalue)
     ?? /File b?'?([^'\s]+)'? does not exist/.exec(evalue) ?? /^(\S+) not found\.$/.exec(evalue.trim());

@@ -29,6 +29,15 @@ describe('missingPathPatches', () => {
     assert.equal(src(c.patch, 0), "a = pd.read_csv('../input/train.csv')\nb = pd.read_csv(r'../input/train.csv')");
   });
 
+  it("Kaggle's template listing, check_output(['ls', dir]), of the author's own folder lists the data instead", async () => {
+    const nb = notebookOf(['from subprocess import check_output\nprint(check_output(["ls", "../titanic"]).decode("utf8"))']);
+    const err = { ename: 'CalledProcessError', evalue: "Command '['ls', '../titanic']' returned non-zero exit status 2." };
+    const [c] = await missingPathPatches(nb, 0, err, { dataFiles: FILES });
+    assert.equal(src(c!.patch, 0), 'from subprocess import check_output\nprint(check_output(["ls", "../input"]).decode("utf8"))');
+    assert.deepEqual(missingPath('CalledProcessError', "Command '['ls', '-l', 'data']' returned non-zero exit status 2."), { path: 'data', write: false });
+    assert.equal(missingPath('CalledProcessError', "Command '['wc', 'x']' returned non-zero exit status 1."), undefined);
+  });
+
   it('~ paths show up expanded to the sandbox home in the message', async () => {
     const nb = notebookOf(["df = pd.read_csv(os.path.expanduser('~/kaggle/train.csv'))"]);
     const [c] = await missingPathPatches(nb, 0, fnf('/nbm/home/kaggle/train.csv'), { dataFiles: FILES });
