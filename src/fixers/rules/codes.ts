@@ -370,6 +370,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-integral-float-parameter': 'SK076',
   'sklearn-tree-export-string-names': 'SK077',
   'sklearn-gradient-boosting-loss-attribute': 'SK089',
+  'sklearn-bool-parameter-truthy': 'SK090',
   'sklearn-agglomerative-n-components': 'SK080',
   'sklearn-hist-gradient-boosting-tol-none': 'SK081',
   'sklearn-sfs-n-features-none': 'SK082',
