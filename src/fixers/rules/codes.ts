@@ -462,6 +462,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'seaborn-removed-modules': 'SNS011',
   'seaborn-jointgrid-annotate': 'SNS012',
   'seaborn-axlabel': 'SNS013',
+  'seaborn-grid-dropna': 'SNS014',
   // xgboost (XGB)
   'xgboost-fit-arguments': 'XGB001',
   'xgboost-ntree-limit': 'XGB002',

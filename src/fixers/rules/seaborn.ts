@@ -485,4 +485,35 @@ const jointAnnotate = rule({
   },
 });
 
-export const seabornRules: Rule[] = [factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, axlabel, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];
+/** The grids whose `dropna` default went from True to False in seaborn 0.11. */
+const GRIDS = ['FacetGrid', 'PairGrid', 'JointGrid'];
+/** What matplotlib raises for a NaN among the strings a grid's map hands it (categorical axis). */
+const NAN_AMONG_STRINGS = /Failed to convert value\(s\) to axis units|'value' must be an instance of str or bytes, not a float/;
+
+const gridDropna = rule({
+  id: 'seaborn-grid-dropna',
+  triggers: GRIDS,
+  library: 'seaborn',
+  title: 'FacetGrid / PairGrid / JointGrid dropna True -> False',
+  old: "sns.FacetGrid(df, col='Survived').map(plt.hist, 'Embarked')",
+  new: "sns.FacetGrid(df, col='Survived', dropna=True).map(plt.hist, 'Embarked')",
+  removedIn: '0.11',
+  trigger: 'error',
+  errors: [err('ConversionError', NAN_AMONG_STRINGS), err('TypeError', NAN_AMONG_STRINGS)],
+  link: WN('0.11.0'),
+  message: "the grids' dropna default changed from True to False in seaborn 0.11: missing values now reach the mapped function (a NaN among strings breaks matplotlib's categorical axis); dropna=True is what the notebook ran with",
+  fixtures: [{
+    before: SETUP + "import numpy as np\nd = pd.DataFrame({'s': [0, 1, 0, 1, 0], 'e': ['S', 'C', np.nan, 'S', 'Q']})\ng = sns.FacetGrid(data=d, col='s').map(plt.hist, 'e')\nprint([len(ax.patches) for ax in g.axes.flat])",
+    after: SETUP + "import numpy as np\nd = pd.DataFrame({'s': [0, 1, 0, 1, 0], 'e': ['S', 'C', np.nan, 'S', 'Q']})\ng = sns.FacetGrid(data=d, col='s', dropna=True).map(plt.hist, 'e')\nprint([len(ax.patches) for ax in g.axes.flat])",
+    expect: '[10, 10]',
+    beforeError: 'TypeError',
+    context: { runtime: { ename: 'TypeError', evalue: "'value' must be an instance of str or bytes, not a float" } },
+  }],
+  *find(ctx) {
+    for (const { args } of snsCalls(ctx, GRIDS)) {
+      if (!args.splat && !args.keywords.has('dropna')) yield { node: args.list, edits: [addArgument(args, 'dropna=True')] };
+    }
+  },
+});
+
+export const seabornRules: Rule[] = [gridDropna, factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, axlabel, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];
