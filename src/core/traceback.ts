@@ -6,7 +6,8 @@
  * are skipped. Pure text work, shared by the executor (is this the author's error?) and the agent.
  */
 
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+/** Terminal colour codes, as IPython puts them in traceback entries. */
+export const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const NOTEBOOK_FRAME = /^(?:Cell In\[\d+\], line \d+|\S*ipykernel_\d+\/\d+\.py\b|<ipython-input-\d+-[0-9a-f]+>)/;
 const LIBRARY_FRAME = /^(File |\S+\.py\b)/;
 

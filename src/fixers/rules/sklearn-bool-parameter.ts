@@ -11,7 +11,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule } from './helpers.js';
-import { replaceNode, stringValue } from './tree.js';
+import { candidateValues, replaceNode, stringValue } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 
 const NOT_BOOL = /The '(\w+)' parameter of \w+ must be an instance of 'bool'.*?\. Got (None|0|1) instead/;
@@ -61,8 +61,7 @@ export const sklearnBoolParameter: Rule = rule({
     for (const pair of ctx.nodes('pair')) {
       if (stringValue(pair.childForFieldName('key')) !== param) continue;
       const v = pair.childForFieldName('value');
-      const items = v?.type === 'list' || v?.type === 'tuple' ? v.namedChildren : [v];
-      for (const item of items) if (literalIs(item, value)) yield { node: item!, edits: [replaceNode(item!, fix)] };
+      for (const item of v ? candidateValues(v) : []) if (literalIs(item, value)) yield { node: item, edits: [replaceNode(item, fix)] };
     }
   },
 });

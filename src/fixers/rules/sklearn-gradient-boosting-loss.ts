@@ -17,7 +17,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
-import { callArgs, replaceNode, stringValue } from './tree.js';
+import { calleeName, callArgs, candidateValues, replaceNode, stringValue } from './tree.js';
 import { atRuntimeError, isTracedCell } from './traceback.js';
 
 const NO_LOSS = /'GradientBoostingRegressor' object has no attribute 'loss_'/;
@@ -29,9 +29,7 @@ function notebookMetric(ctx: CellContext): string | undefined {
   const losses = new Set<string>();
   for (const cell of ctx.nb.cells) {
     for (const call of cell.idx.byType.get('call')) {
-      const fn = call.childForFieldName('function');
-      const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
-      if (name !== 'GradientBoostingRegressor') continue;
+      if (calleeName(call) !== 'GradientBoostingRegressor') continue;
       const kw = callArgs(call)?.keywords.get('loss');
       const value = kw?.childForFieldName('value');
       if (value) losses.add(stringValue(value) ?? '?');
@@ -39,8 +37,7 @@ function notebookMetric(ctx: CellContext): string | undefined {
     for (const pair of cell.idx.byType.get('pair')) {
       if (stringValue(pair.childForFieldName('key')) !== 'loss') continue;
       const value = pair.childForFieldName('value');
-      const items = value?.type === 'list' || value?.type === 'tuple' ? value.namedChildren : [value];
-      for (const v of items) losses.add(stringValue(v) ?? '?');
+      for (const v of value ? candidateValues(value) : []) losses.add(stringValue(v) ?? '?');
     }
   }
   const metrics = new Set([...losses].map((l) => METRIC[l] ?? '?'));

@@ -8,8 +8,9 @@
 import type { CellContext, RuntimeFrame } from './context.js';
 import type { SyntaxNode } from '../python/parser.js';
 
-/** Terminal colour codes, as IPython puts them in traceback entries. */
-export const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
+import { ANSI } from '../../core/traceback.js';
+
+export { ANSI };
 const HEADER = /(?:ipykernel_\d+[\\/]\d+\.py|Cell In\s*\[\d*\]|<ipython-input-[^>]*>)/;
 
 /** Notebook frames, outermost first; library frames are skipped. `sources[i]` is cell i's source ('' for non-code cells). */

@@ -252,20 +252,27 @@ export function renameKeyword(kw: SyntaxNode, newName: string): TextEdit {
  * whitespace go.
  */
 export function removeArgument(args: Args, arg: SyntaxNode, source: string): TextEdit {
-  const i = args.all.findIndex((a) => a.startIndex === arg.startIndex);
+  return removeListItem(args.all, arg, source, args.list.endIndex - 1);
+}
+
+/**
+ * Remove one item of a comma-separated list (arguments, dict entries) whose closing bracket is at
+ * `close`: with the separator before it, or, for the first, the one after it; an only item takes
+ * a trailing comma along and keeps the brackets.
+ */
+export function removeListItem(items: readonly SyntaxNode[], item: SyntaxNode, source: string, close: number): TextEdit {
+  const i = items.findIndex((a) => a.startIndex === item.startIndex);
   if (i > 0) {
-    const prev = args.all[i - 1];
-    // From the end of the previous argument (its comma and spacing) to the end of this one.
-    return { start: prev.endIndex, end: arg.endIndex, text: '' };
+    const prev = items[i - 1]!;
+    // From the end of the previous item (its comma and spacing) to the end of this one.
+    return { start: prev.endIndex, end: item.endIndex, text: '' };
   }
-  const next = args.all[i + 1];
-  if (next) return { start: arg.startIndex, end: next.startIndex, text: '' };
-  // Only argument: drop it and a trailing comma, keep the parentheses.
-  let end = arg.endIndex;
-  const rest = source.slice(end, args.list.endIndex - 1);
-  const m = /^\s*,\s*/.exec(rest);
+  const next = items[i + 1];
+  if (next) return { start: item.startIndex, end: next.startIndex, text: '' };
+  let end = item.endIndex;
+  const m = /^\s*,\s*/.exec(source.slice(end, close));
   if (m) end += m[0].length;
-  return { start: arg.startIndex, end, text: '' };
+  return { start: item.startIndex, end, text: '' };
 }
 
 /** Append `text` (e.g. "n_estimators=10") as the last argument of a call. */
@@ -347,6 +354,12 @@ export function methodCall(call: SyntaxNode): { recv: SyntaxNode; name: string; 
   const nameNode = fn.childForFieldName('attribute');
   if (!recv || !nameNode) return undefined;
   return { recv, name: nameNode.text, attr: fn, nameNode };
+}
+
+/** The items of a list or tuple display (comments left out), else the value itself: a grid entry's candidate values. */
+export function candidateValues(value: SyntaxNode): SyntaxNode[] {
+  if (value.type !== 'list' && value.type !== 'tuple') return [value];
+  return value.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
 }
 
 /** The name a call calls: `f` of `f(...)`, `m` of `obj.m(...)`. */

@@ -11,7 +11,7 @@ import { sourceText, type Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { disposeCells, parseNotebookCells } from './engine.js';
-import { callArgs, removeArgument, renameKeyword, stringValue } from './tree.js';
+import { callArgs, removeArgument, removeListItem, renameKeyword, stringValue } from './tree.js';
 import type { RuntimeFrame } from './context.js';
 import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
@@ -90,17 +90,8 @@ export async function unexpectedKeywordPatches(
     }
     if (!sites.length) return splattedEntryPatches(nb, cells, failingCell, lines, callee, kw, params);
     const used = new Set(sites.flatMap(({ call }) => [...(callArgs(call)?.keywords.keys() ?? [])]));
-    const renames = params
-      .filter((p) => p !== '**' && !used.has(p))
-      .map((p) => ({ p, s: nameSimilarity(kw, p) }))
-      .filter((x) => x.s > 0)
-      .sort((x, y) => y.s - x.s || x.p.localeCompare(y.p))
-      .slice(0, MAX_RENAMES);
-    const patchOf = (edit: (s: (typeof sites)[number]) => TextEdit, summary: string): Patch => {
-      const byCell = new Map<number, TextEdit[]>();
-      for (const s of sites) addCellEdit(byCell, s.cell, edit(s));
-      return { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['unexpected-keyword'] }, edits: cellReplacements(nb, byCell), summary };
-    };
+    const renames = similarParams(kw, params, used);
+    const patchOf = (edit: (s: (typeof sites)[number]) => TextEdit, summary: string): Patch => sitesPatch(nb, sites, edit, summary);
     const out: KeywordCandidate[] = renames.map(({ p }) => ({
       label: `${kw}= -> ${p}=`,
       patch: patchOf(({ kwNode }) => renameKeyword(kwNode, p), `${callee}() no longer takes ${kw}=; its current parameter ${p}= has a similar name`),
@@ -151,13 +142,8 @@ function splattedEntryPatches(
   }
   if (!entries.length) return [];
   const used = new Set(entries.flatMap(({ pair }) => pair.parent!.namedChildren.map((p) => (p?.type === 'pair' ? stringValue(p.childForFieldName('key')) : undefined)).filter((k): k is string => !!k)));
-  const patchOf = (edit: (pair: SyntaxNode, cell: number) => TextEdit, summary: string): Patch => {
-    const byCell = new Map<number, TextEdit[]>();
-    for (const { cell, pair } of entries) addCellEdit(byCell, cell, edit(pair, cell));
-    return { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['unexpected-keyword'] }, edits: cellReplacements(nb, byCell), summary };
-  };
-  const renames = params.filter((p) => p !== '**' && !used.has(p)).map((p) => ({ p, s: nameSimilarity(kw, p) })).filter((x) => x.s > 0)
-    .sort((x, y) => y.s - x.s || x.p.localeCompare(y.p)).slice(0, MAX_RENAMES);
+  const patchOf = (edit: (pair: SyntaxNode, cell: number) => TextEdit, summary: string): Patch => sitesPatch(nb, entries, ({ pair, cell }) => edit(pair, cell), summary);
+  const renames = similarParams(kw, params, used);
   const out: KeywordCandidate[] = renames.map(({ p }) => ({
     label: `'${kw}' -> '${p}' in the dict passed as **kwargs`,
     patch: patchOf((pair) => { const key = pair.childForFieldName('key')!; return { start: key.startIndex, end: key.endIndex, text: key.text.replace(kw, p) }; }, `${callee}() no longer takes ${kw}= (from a dict passed as **kwargs); its current parameter ${p}= has a similar name`),
@@ -169,18 +155,27 @@ function splattedEntryPatches(
   return out;
 }
 
-/** Remove one entry of a dict literal with its separating comma (the one after it, or before the last). */
+/** Remove one entry of a dict literal with its separating comma (removeListItem). */
 function removeEntry(pair: SyntaxNode, source: string): TextEdit {
-  const items = pair.parent!.namedChildren.filter((n): n is SyntaxNode => !!n && n.type !== 'comment');
-  const i = items.findIndex((n) => n.startIndex === pair.startIndex);
-  const next = items[i + 1];
-  if (next) return { start: pair.startIndex, end: next.startIndex, text: '' };
-  const prev = items[i - 1];
-  if (prev) return { start: prev.endIndex, end: pair.endIndex, text: '' };
-  let end = pair.endIndex;
-  const m = /^\s*,/.exec(source.slice(end));
-  if (m) end += m[0].length;
-  return { start: pair.startIndex, end, text: '' };
+  const dict = pair.parent!;
+  return removeListItem(dict.namedChildren.filter((n): n is SyntaxNode => !!n && n.type !== 'comment'), pair, source, dict.endIndex - 1);
+}
+
+/** The callee's current parameters the call does not pass yet that are named like `kw`, most alike first. */
+function similarParams(kw: string, params: readonly string[], used: ReadonlySet<string>): Array<{ p: string; s: number }> {
+  return params
+    .filter((p) => p !== '**' && !used.has(p))
+    .map((p) => ({ p, s: nameSimilarity(kw, p) }))
+    .filter((x) => x.s > 0)
+    .sort((x, y) => y.s - x.s || x.p.localeCompare(y.p))
+    .slice(0, MAX_RENAMES);
+}
+
+/** One patch editing every site (a keyword or a dict entry) the same way, cell by cell. */
+function sitesPatch<S extends { cell: number }>(nb: Notebook, sites: readonly S[], edit: (s: S) => TextEdit, summary: string): Patch {
+  const byCell = new Map<number, TextEdit[]>();
+  for (const s of sites) addCellEdit(byCell, s.cell, edit(s));
+  return { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['unexpected-keyword'] }, edits: cellReplacements(nb, byCell), summary };
 }
 
 /**
