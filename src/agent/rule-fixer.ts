@@ -18,6 +18,9 @@ import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import { searchPinPatch } from '../fixers/rules/runtime-search-pin.js';
 import { analyzeNotebook, dependentCells } from '../fixers/python/defuse.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
+import { LINEAR_REGRESSION, sklearnLinearRegressionRank } from '../fixers/rules/sklearn-linear-regression-rank.js';
+import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/rules/sklearn-stratified-kfold.js';
+import { sourceText } from '../core/notebook.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 import type { Candidate } from './generate-verify.js';
 
@@ -86,7 +89,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), target, 'score-calibration', p.runOrder);
       if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
       const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
-      const pins = pinCandidates(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), target, p.runOrder);
+      const pins = pinCandidates(actingPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), notebook, target), target, p.runOrder);
       // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
       const ix = await ixRowPositionDriftPatch(notebook, d.original, target);
       const candidates = distinctCandidates([...pins, ...(ix ? [ix] : [])], p.isNew);
@@ -94,6 +97,49 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs) };
     },
   };
+}
+
+/**
+ * Pins that edit one place (an import) but act wherever a name is called: a drift is a reason to try
+ * one only when a cell that calls the name is the drifted cell or feeds it. Without this, every
+ * drift of a notebook that imports LinearRegression (a describe(), a plot's counts) would cost a
+ * whole re-run on the rank cutoff.
+ */
+const ACTS_AT: Record<string, readonly string[]> = {
+  [sklearnLinearRegressionRank.id]: [LINEAR_REGRESSION],
+  [sklearnStratifiedKFoldPre022.id]: STRATIFIED_SPLITTERS,
+};
+
+export function actingPins(pins: readonly Patch[], notebook: Notebook, target: number): Patch[] {
+  const ids = new Set(pins.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds.filter((id) => ACTS_AT[id]) : [])));
+  if (!ids.size) return [...pins];
+  const du = analyzeNotebook(notebook);
+  const acting = new Map([...ids].map((id) => [id, fedBy(du, notebook, ACTS_AT[id]!).has(target)]));
+  return pins.filter((p) => p.source.kind !== 'rule' || p.source.ruleIds.every((id) => acting.get(id) ?? true));
+}
+
+/**
+ * The cells whose values come from a call of one of `names`: a cell that calls it, and, in order, every cell
+ * that reads a name bound from such a call (`lr = LinearRegression()`, `pipe = make_pipeline(...,
+ * LinearRegression())`) or bound by an earlier such cell. Seeded by the names the call binds, not
+ * by everything its cell binds: the frame built in the same cell feeds every model, not this one.
+ */
+export function fedBy(du: ReturnType<typeof analyzeNotebook>, notebook: Notebook, names: readonly string[]): Set<number> {
+  const name = `(?:${names.join('|')})`;
+  const call = new RegExp(`\\b${name}\\(`);
+  const assigned = new RegExp(`^[ \\t]*([A-Za-z_][\\w \\t,]*?)\\s*=(?!=).*\\b${name}\\(`, 'gm');
+  const live = new Set<string>();
+  const out = new Set<number>();
+  for (const c of [...du.cells].sort((a, b) => a.cell - b.cell)) {
+    const src = sourceText(notebook.cells[c.cell]!.source);
+    const calls = call.test(src);
+    if (calls || [...c.uses, ...c.mutates].some((n) => live.has(n))) {
+      out.add(c.cell);
+      if (!calls) for (const d of c.defines) live.add(d);
+    }
+    for (const m of src.matchAll(assigned)) for (const n of m[1]!.split(',')) if (n.trim()) live.add(n.trim());
+  }
+  return out;
 }
 
 /**

@@ -49,7 +49,7 @@ function table(infos: RuleInfo[]): string {
     r.code ?? '-',
     r.id,
     r.library,
-    r.kind === 'score-calibration' ? `default ${r.changedIn ?? '?'}` : r.removedIn ? `removed ${r.removedIn}` : '',
+    r.kind === 'score-calibration' ? (r.fixedIn ? `fixed ${r.fixedIn}` : `default ${r.changedIn ?? '?'}`) : r.removedIn ? `removed ${r.removedIn}` : '',
     r.autoFixable ? 'fix' : 'report',
     r.title,
   ]);

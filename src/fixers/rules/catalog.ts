@@ -18,6 +18,8 @@ export interface RuleInfo {
   removedIn?: string;
   /** Version whose default change the rule pins (score calibrations). */
   changedIn?: string;
+  /** Version of a later release whose fix the rule brings forward (see Rule.fixedIn). */
+  fixedIn?: string;
   deprecatedIn?: string;
   autoFixable: boolean;
   /** 'error': proposed only for a matching runtime error (the old form is data-dependent). */
@@ -44,6 +46,7 @@ export function ruleInfo(rule: Rule): RuleInfo {
     kind: rule.kind,
     ...(rule.removedIn ? { removedIn: rule.removedIn } : {}),
     ...(rule.changedIn ? { changedIn: rule.changedIn } : {}),
+    ...(rule.fixedIn ? { fixedIn: rule.fixedIn } : {}),
     ...(rule.deprecatedIn ? { deprecatedIn: rule.deprecatedIn } : {}),
     autoFixable: rule.autoFixable,
     trigger: rule.trigger ?? 'static',
@@ -63,10 +66,11 @@ export const LIBRARY_NAMES: Readonly<Record<Library, string>> = {
 };
 
 /** "removed in pandas 2.0" / "default changed in scikit-learn 0.22" / "" (no version involved). */
-export function versionNote(info: Pick<RuleInfo, 'library' | 'removedIn' | 'changedIn' | 'deprecatedIn' | 'kind'>): string {
+export function versionNote(info: Pick<RuleInfo, 'library' | 'removedIn' | 'changedIn' | 'fixedIn' | 'deprecatedIn' | 'kind'>): string {
   const lib = LIBRARY_NAMES[info.library] ?? info.library;
   const parts: string[] = [];
   if (info.kind === 'score-calibration' && info.changedIn) parts.push(`default changed in ${lib} ${info.changedIn}`);
+  else if (info.kind === 'score-calibration' && info.fixedIn) parts.push(`fixed in ${lib} ${info.fixedIn}, brought forward`);
   else if (info.removedIn) parts.push(`removed in ${lib} ${info.removedIn}`);
   if (info.deprecatedIn) parts.push(`deprecated in ${info.deprecatedIn}`);
   return parts.join(', ');

@@ -371,6 +371,8 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-tree-export-string-names': 'SK077',
   'sklearn-gradient-boosting-loss-attribute': 'SK089',
   'sklearn-bool-parameter-truthy': 'SK090',
+  'sklearn-linear-regression-rank-cutoff': 'SK091',
+  'sklearn-pin-stratified-kfold-folds': 'SK092',
   'sklearn-agglomerative-n-components': 'SK080',
   'sklearn-hist-gradient-boosting-tol-none': 'SK081',
   'sklearn-sfs-n-features-none': 'SK082',

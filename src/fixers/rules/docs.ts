@@ -74,7 +74,7 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
     lines.push('| code | id | old → new | version | kind | fix | errors it explains | changelog |');
     lines.push('|---|---|---|---|---|---|---|---|');
     for (const r of rs) {
-      const version = r.kind === 'score-calibration' ? r.changedIn ?? '' : r.removedIn ?? '—';
+      const version = r.kind === 'score-calibration' ? r.changedIn ?? (r.fixedIn ? `${r.fixedIn} (fix brought forward)` : '') : r.removedIn ?? '—';
       const kind = r.kind === 'score-calibration' ? 'pin' : r.trigger === 'error' ? 'repair*' : 'repair';
       const errors = [...new Set(r.errors.map((e) => e.ename))].join(', ') || (r.fixtures.some((f) => f.beforeOutcome === 'differs') ? '(silent change)' : '—');
       const host = (() => {

@@ -139,6 +139,11 @@ export interface Rule {
   removedIn?: string;
   /** Library version in which the default changed (score-calibration rules). */
   changedIn?: string;
+  /**
+   * Version of a later release whose fix the rule brings forward into the environment (a
+   * score-calibration that restores what the author's run computed, not an old default); never a gate.
+   */
+  fixedIn?: string;
   /** Optional: version that first deprecated it (informational). */
   deprecatedIn?: string;
   /** Exceptions the old form raises in the fixed environment. */
@@ -173,6 +178,12 @@ export interface Rule {
    * the rule runs on every cell.
    */
   gate?: RuleGate;
+  /**
+   * The rule inserts a shim after an import (import-shim.ts): it acts on a library's behaviour
+   * wherever the notebook calls it, so another rule's fixture that calls it would grow the shim too;
+   * fixtures of other rules are rewritten without such rules (each has fixtures of its own).
+   */
+  shim?: boolean;
   /** The rule rewrites IPython syntax itself (masked ranges); other rules never touch it. */
   editsIPython?: boolean;
   fixtures: Fixture[];

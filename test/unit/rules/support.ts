@@ -23,8 +23,10 @@ export function fixtureOptions(rule: Rule, f: Fixture): RuleOptions {
   // As in a real repair (rulesForError): of the rules recognised from runtime errors, only those whose
   // signature matches the fixture's error run; the static rules run too.
   const matching = rt ? new Set(rulesMatchingError({ ename: rt.ename, evalue: rt.evalue })) : undefined;
+  // Another rule's shim (Rule.shim) would grow in every fixture that calls what it acts on.
+  const own = (r: Rule) => !r.shim || r === rule;
   return {
-    ...(matching ? { rules: ALL_RULES.filter((r) => r.trigger !== 'error' || matching.has(r)) } : {}),
+    rules: ALL_RULES.filter((r) => own(r) && (!matching || r.trigger !== 'error' || matching.has(r))),
     kinds: rule.kind === 'score-calibration' ? ['error-repair', 'score-calibration'] : ['error-repair'],
     includeErrorTriggered: rule.trigger === 'error',
     era: f.context?.era,
