@@ -63,7 +63,7 @@ export const sklearnLinearRegressionRank: Rule = rule({
   *find(ctx): Generator<RuleMatch> {
     // A verified candidate only: the era cannot say the author's fit dropped the direction.
     if (!ctx.nb.info.era.hint.unknownAsOld) return;
-    if (!ctx.nb.cells.some((c) => c.source.includes(`${LINEAR_REGRESSION}(`))) return;
+    if (!ctx.nb.memo('linreg-calls', () => ctx.nb.cells.some((c) => c.source.includes(`${LINEAR_REGRESSION}(`)))) return;
     const m = shimAfterImport(ctx, SHIM);
     if (m) yield m;
   },

@@ -91,7 +91,7 @@ export const sklearnStratifiedKFoldPre022: Rule = rule({
   }],
   *find(ctx): Generator<RuleMatch> {
     if (!ctx.nb.info.era.predates('scikit-learn', '0.22')) return;
-    if (!ctx.nb.cells.some((c) => USES.test(c.source))) return;
+    if (!ctx.nb.memo('skf-splits', () => ctx.nb.cells.some((c) => USES.test(c.source)))) return;
     const m = shimAfterImport(ctx, SHIM);
     if (m) yield { ...m, message: `${MESSAGE} (${ctx.nb.info.era.why('scikit-learn', '0.22')})` };
   },
