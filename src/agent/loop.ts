@@ -18,7 +18,8 @@ import type { Environment, RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
 import type { Fixer } from './fixers.js';
 import type { VerifyLimits } from './generate-verify.js';
-import { excuseUnstable, type OracleVerdict } from './oracle/index.js';
+import { excuseUnstable, failingValuesIn, type OracleVerdict } from './oracle/index.js';
+import { unseededCells } from '../fixers/python/unseeded.js';
 import { Runner } from './runner.js';
 import { decideVerdict, type ExpectedTarget } from './verdict.js';
 import { Workbench } from './workbench.js';
@@ -68,6 +69,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   let lastPatched: string | undefined; // signature of the problem the last patch addressed
   let kernelStale = false; // the kernel's state is not the kept state's (a rejected trial ran last)
   let checkedFor: string | undefined; // the code version whose drift a second clean run already checked
+  let drawsFor: string | undefined; // the code version whose unseeded draws were already looked for
   let step = 0;
   try {
     let state = await runner.execute('full', 0);
@@ -132,7 +134,24 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         kernelStale = true; // the kernel now holds the trial's state, not the kept code's
         return { state: s, verdict: oracle(s) };
       });
+      // A drift the rules did not address, in a cell the code feeds from an unseeded draw (a forest
+      // without random_state): the author's value was one draw and this run's is another, even when two
+      // runs here agree. Its drifted values are set aside as nondeterministic, before any model is asked.
+      const drawn = (): boolean => {
+        if (diagnosis.fixType !== 'score-calibration' || drawsFor === bench.codeKey) return false;
+        drawsFor = bench.codeKey;
+        const draws = unseededCells(bench.work);
+        if (!draws.has(diagnosis.cell)) return false;
+        const keys = failingValuesIn(oracle(state), new Set(draws.keys()));
+        if (!keys.length) return false;
+        for (const k of keys) unstable.add(k);
+        const cells = [...new Set(keys.map((k) => Number(k.split('|')[0])))].map((cell) => ({ cell, draw: draws.get(cell)! }));
+        emit({ type: 'unseeded', cells, unstable: keys });
+        return true;
+      };
+      let setAside = false;
       for (const fixer of d.fixers) {
+        if (fixer.name !== 'rules' && drawn()) { setAside = true; break; }
         const p = await fixer.propose({ diagnosis, step, notebook: bench.work, state, runOrder: bench.runOrder, escalate: move.escalate, attempts: bench.attempts, isNew: bench.isNew, oracle, environment: env, emit, trial });
         // An aborted LLM call comes back as a failed proposal: it says nothing about the notebook.
         if (d.signal?.aborted) return done({ reason: 'interrupted', detail: 'interrupted by the user' });
@@ -154,6 +173,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         lastPatched = diagnosis.signature;
         continue;
       }
+      if (setAside || (!patch && drawn())) continue;
       if (!patch) {
         const stop = stuckStop({ diagnosis, notebook: bench.work, ...d.stuck });
         const excused = env.excuse && d.neverRun ? excuseNeverRun(diagnosis, stop, d.neverRun) : undefined;

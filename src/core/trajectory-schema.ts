@@ -24,6 +24,7 @@ export const TrajectoryEvent = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('run'), mode: RunMode, fromCell: z.number().int() }).describe('an execution starts'),
   z.looseObject({ type: z.literal('execution'), mode: RunMode, fromCell: z.number().int(), status: z.string(), cells: z.array(ExecutedCell) }).describe('the cells this execution ran'),
   z.looseObject({ type: z.literal('rerun'), why: z.string(), kernel: z.string(), unstable: z.array(z.string()) }).describe('a second clean run (re-seeded kernel) to tell nondeterministic values from drift'),
+  z.looseObject({ type: z.literal('unseeded'), cells: z.array(z.object({ cell: z.number().int(), draw: z.string() })), unstable: z.array(z.string()) }).describe('drifted values of cells the code feeds from an unseeded random draw, after no repair addressed them: set aside as nondeterministic'),
   z.looseObject({ type: z.literal('diagnosis'), diagnosis: z.looseObject({ kind: z.enum(['done', 'fix']) }) }),
   z.looseObject({ type: z.literal('llm'), step: z.number().int(), fixType: z.string(), cell: z.number().int(), promptTokens: z.number(), costUsd: z.number(), prompt: z.string().optional().describe('what the model was shown (the context, first 20000 characters)'), calls: z.array(z.looseObject({ outcome: z.string(), usage: z.looseObject({ inputTokens: z.number(), outputTokens: z.number() }), costUsd: z.number() })),
     failure: z.looseObject({ kind: z.string(), message: z.string() }).optional().describe('kind "declined": the model gave up (GIVE_UP), message is its reason'),

@@ -26,7 +26,7 @@ export { expectedScoreOracle, findSubmissionFile, type ExpectedScoreInput } from
 export { storedOutputsOracle, type StoredOutputsOptions } from './stored-outputs.js';
 export { hasStoredNumbers } from './extract.js';
 export { outOfOrderCells, type OutOfOrder } from './order.js';
-export { excuseUnstable, unstableValues } from './nondeterminism.js';
+export { excuseUnstable, failingValuesIn, unstableValues } from './nondeterminism.js';
 export { isMetricName, METRICS, parseCsv, readCsvFile, ScoringError, type Csv, type MetricName } from './scorers.js';
 
 export interface OracleInputs {

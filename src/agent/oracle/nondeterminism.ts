@@ -22,6 +22,15 @@ function keys(comparisons: readonly Comparison[]): string[] {
   });
 }
 
+/**
+ * The failing values of these cells, keyed as unstableValues keys them: values the code shows are
+ * drawn from unseeded randomness (fixers/python/unseeded.ts), set aside like unstable ones.
+ */
+export function failingValuesIn(v: OracleVerdict, cells: ReadonlySet<number>): string[] {
+  const ks = keys(v.comparisons);
+  return v.comparisons.flatMap((c, i) => (!c.ok && !c.outOfOrder && c.cell !== null && cells.has(c.cell) ? [ks[i]!] : []));
+}
+
 /** Values whose new number differs between two clean runs (a value present in only one run counts too). */
 export function unstableValues(a: OracleVerdict, b: OracleVerdict): Set<string> {
   const ka = keys(a.comparisons);
@@ -66,6 +75,6 @@ export function excuseUnstable(v: OracleVerdict, unstable: ReadonlySet<string>):
     ...v,
     matches: v.matches || matches,
     comparisons,
-    details: { ...v.details, unjudged: comparisons.filter((c) => c.unjudged).length, reasonUnjudged: 'nondeterministic: values that differ between two clean runs from a fresh kernel; tie: labels picked among equal quantities (the quantity is judged)' },
+    details: { ...v.details, unjudged: comparisons.filter((c) => c.unjudged).length, reasonUnjudged: 'nondeterministic: values that differ between two clean runs from a fresh kernel, or that the code draws from unseeded randomness; tie: labels picked among equal quantities (the quantity is judged)' },
   };
 }

@@ -233,6 +233,38 @@ export function numpy1Scalars(l: string): string {
 }
 
 /**
+ * SciPy's test results, read as the tuples they were. `pearsonr` returned a plain tuple
+ * `(0.398, 0.0)` until 1.9 and prints `PearsonRResult(statistic=0.398, pvalue=0.0)` now; the
+ * namedtuples of other tests (`Ttest_indResult(statistic=..., pvalue=...)`) became result objects
+ * with fields added since: `TtestResult` has `df` (1.10), `KstestResult` `statistic_location` and
+ * `statistic_sign` (1.11), `LinregressResult` `intercept_stderr` (1.6). A `...Result(field=value, ...)`
+ * line is read as the tuple of its values, without those later fields, so the old and new forms
+ * align by the same template; otherwise the line would be taken for an estimator's configuration
+ * repr and not compared at all. Presentation, not a result.
+ */
+const RESULT_FIELDS_THEN: Record<string, number> = { TtestResult: 2, KstestResult: 2, LinregressResult: 5 };
+
+export function scipyResultTuples(l: string): string {
+  const m = /^(\s*)([A-Z][A-Za-z0-9_]*Result)\((.*)\)\s*$/.exec(l);
+  if (!m) return l;
+  const parts: string[] = [];
+  let depth = 0, start = 0;
+  const body = m[3]!;
+  for (let i = 0; i <= body.length; i++) {
+    const ch = body[i];
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+    else if ((ch === ',' && depth === 0) || i === body.length) {
+      parts.push(body.slice(start, i).trim().replace(/^[A-Za-z_]\w*\s*=\s*/, ''));
+      start = i + 1;
+    }
+    if (depth < 0) return l;
+  }
+  const keep = RESULT_FIELDS_THEN[m[2]!] ?? parts.length;
+  return `${m[1]}(${parts.slice(0, keep).join(', ')})`;
+}
+
+/**
  * scikit-learn's classification_report rows, read in today's layout. Before 0.20 its last row was
  * "avg / total" (the support-weighted mean, "weighted avg" since); 0.20 added "micro avg", which for
  * a multiclass report (precision = recall = f1 = accuracy) 0.21 replaced with an "accuracy" row holding
@@ -260,7 +292,7 @@ export function extractNumbers(text: string): number[] {
 }
 
 export function numberLines(text: string, opts: { tables?: boolean } = {}): { lines: NumberLine[]; textLines: string[] } {
-  let ls = joinBracketed(unwrapFrameReprs(visibleLines(text)));
+  let ls = joinBracketed(unwrapFrameReprs(visibleLines(text))).map((l) => scipyResultTuples(numpy1Scalars(l)));
   ls = ls.map((l) => (CONFIG_REPR.some((re) => re.test(l)) ? '' : l));
   if (opts.tables !== false) ls = stripTableIndex(ls);
   const lines: NumberLine[] = [];

@@ -159,6 +159,34 @@ describe('modernizationLoop (fake environment)', () => {
     assert.equal(out.stop.reason, 'reproduced');
   });
 
+  it('a drift that two runs here agree on, in a cell fed by an unseeded draw, is set aside when no rule addresses it (before any model is asked)', async () => {
+    const original = makeNotebook(['from sklearn.ensemble import RandomForestClassifier\nrf = RandomForestClassifier()', 'pred = rf.predict(X)\nprint(pred[:3])', 'print(0.81)']);
+    (original.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '[0 1 1]\n' }];
+    (original.cells[2] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '0.81\n' }];
+    // Every run here draws the same ([0 1 0]) but not the author's; the last cell is deterministic and agrees.
+    const env = new FakeEnvironment((src) => (src.startsWith('pred') ? { stdout: '[0 1 0]\n' } : src.startsWith('print(0.81') ? { stdout: '0.81\n' } : undefined));
+    let asked = 0;
+    const model: Fixer = { name: 'llm', async propose() { asked++; return undefined; } };
+    const { out, events } = await run(original, env, [scriptedFixer('rules', []), model]);
+    assert.equal(out.stop.reason, 'reproduced');
+    assert.equal(asked, 0, 'no model call for a draw');
+    const e = events.find((x) => x.type === 'unseeded');
+    assert.ok(e && e.type === 'unseeded');
+    assert.deepEqual(e.cells.map((c) => c.cell), [1]);
+    assert.match(e.cells[0]!.draw, /RandomForestClassifier\(\.\.\.\) without random_state in cell 0/);
+    const verdict = events.find((x) => x.type === 'verdict');
+    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /nondeterministic value/);
+  });
+
+  it('the same drift with the estimator seeded is not set aside', async () => {
+    const original = makeNotebook(['from sklearn.ensemble import RandomForestClassifier\nrf = RandomForestClassifier(random_state=0)', 'pred = rf.predict(X)\nprint(pred[:3])']);
+    (original.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '[0 1 1]\n' }];
+    const env = new FakeEnvironment((src) => (src.startsWith('pred') ? { stdout: '[0 1 0]\n' } : undefined));
+    const { out, types } = await run(original, env, [scriptedFixer('rules', [])]);
+    assert.equal(out.stop.reason, 'no-fix-available');
+    assert.ok(!types.includes('unseeded'));
+  });
+
   it('a failing environment ends with sandbox-error; an aborted signal with interrupted', async () => {
     const env = new FakeEnvironment(simple);
     env.failWith = new Error('the sandbox died');

@@ -618,3 +618,21 @@ test('parseHtmlTables: an index written as <td> under an empty header cell is st
   const plain = parseHtmlTables('<table class="dataframe"><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>')[0]!;
   assert.deepEqual(plain.columns, ['a', 'b']);
 });
+
+// ---------------------------------------------------------------- SciPy result objects
+
+test("SciPy's result objects read as the tuples they were: pearsonr's tuple, the t-test's namedtuple without the later df", () => {
+  const [orig, cur] = pair(
+    [[result('(0.39869637842773475, 0.0)')], [result('Ttest_indResult(statistic=-2.666118139114496, pvalue=0.01574294373697286)')]],
+    [[result('PearsonRResult(statistic=np.float64(0.3986963784277348), pvalue=np.float64(0.0))')],
+      [result('TtestResult(statistic=np.float64(-2.666118139114496), pvalue=np.float64(0.01574294373697286), df=np.float64(18.0))')]],
+  );
+  const v = storedOutputsOracle(orig, cur);
+  assert.equal(v.matches, true, JSON.stringify(v.comparisons.filter((c) => !c.ok)));
+  assert.equal(v.comparisons.length, 4);
+  // A changed statistic still fails.
+  const [o2, c2] = pair([[result('(0.39869637842773475, 0.0)')]], [[result('PearsonRResult(statistic=np.float64(0.21), pvalue=np.float64(0.0))')]]);
+  assert.equal(storedOutputsOracle(o2, c2).matches, false);
+  // An estimator's configuration repr is still not a result.
+  assert.deepEqual(nums('LogisticRegression(C=1.0, max_iter=100)'), []);
+});
