@@ -291,6 +291,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-to-datetime-mixed-formats': 'PD135',
   'pandas-plot-sort-columns': 'PD136',
   'pandas-bool-argument-int': 'PD137',
+  'pandas-series-plot-positional': 'PD138',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',
