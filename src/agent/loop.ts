@@ -69,7 +69,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   let lastPatched: string | undefined; // signature of the problem the last patch addressed
   let kernelStale = false; // the kernel's state is not the kept state's (a rejected trial ran last)
   let checkedFor: string | undefined; // the code version whose drift a second clean run already checked
-  let drawsFor: string | undefined; // the code version whose unseeded draws were already looked for
+  const drawsChecked = new Set<string>(); // code version + cell whose unseeded draws were looked for
   let step = 0;
   try {
     let state = await runner.execute('full', 0);
@@ -137,12 +137,14 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       // A drift the rules did not address, in a cell the code feeds from an unseeded draw (a forest
       // without random_state): the author's value was one draw and this run's is another, even when two
       // runs here agree. Its drifted values are set aside as nondeterministic, before any model is asked.
+      // Only the drifted cell's values: another fed cell's drift gets its own turn at the rules.
       const drawn = (): boolean => {
-        if (diagnosis.fixType !== 'score-calibration' || drawsFor === bench.codeKey) return false;
-        drawsFor = bench.codeKey;
+        const at = `${bench.codeKey}:${diagnosis.cell}`;
+        if (diagnosis.fixType !== 'score-calibration' || drawsChecked.has(at)) return false;
+        drawsChecked.add(at);
         const draws = unseededCells(bench.work);
         if (!draws.has(diagnosis.cell)) return false;
-        const keys = failingValuesIn(oracle(state), new Set(draws.keys()));
+        const keys = failingValuesIn(oracle(state), new Set([diagnosis.cell]));
         if (!keys.length) return false;
         for (const k of keys) unstable.add(k);
         const cells = [...new Set(keys.map((k) => Number(k.split('|')[0])))].map((cell) => ({ cell, draw: draws.get(cell)! }));
