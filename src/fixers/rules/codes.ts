@@ -549,6 +549,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'env-ipython-magic-space': 'ENV003',
   'env-drop-unused-failing-import': 'ENV004',
   'env-colab-only': 'ENV005',
+  'env-missingno-substitute': 'ENV006',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',
