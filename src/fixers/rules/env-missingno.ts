@@ -62,7 +62,7 @@ function substitute(method: string, frame: string, figsize: string | undefined, 
 
 export const envMissingnoSubstitute: Rule = rule({
   id: 'env-missingno-substitute',
-  triggers: ['missingno'],
+  // No identifier trigger: the calls go through the notebook's alias (msno), named nowhere else.
   library: 'environment',
   title: 'missingno plots (library not in the environment) drawn with pandas / matplotlib',
   old: 'import missingno as msno\nmsno.bar(df)',
