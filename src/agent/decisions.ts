@@ -71,7 +71,11 @@ export function stuckStop(input: {
 }): Stop {
   const { diagnosis: d } = input;
   // A library the environment does not have is a diagnosis, not something to guess away.
-  const missing = input.findings.find((f) => f.cell === d.cell && (f.ruleId === 'env-unavailable-library' || f.ruleId === 'env-missing-module'));
+  // The finding about the module this error names (the cell may import several the environment lacks,
+  // and an earlier one may already have been repaired).
+  const named = /No module named '([\w.]+)'/.exec(d.error?.evalue ?? '')?.[1]?.split('.')[0];
+  const missingFindings = input.findings.filter((f) => f.cell === d.cell && (f.ruleId === 'env-unavailable-library' || f.ruleId === 'env-missing-module'));
+  const missing = (named ? missingFindings.find((f) => f.message.includes(named)) : undefined) ?? missingFindings[0];
   if (missing && d.error && /ModuleNotFoundError|ImportError/.test(d.error.ename)) {
     // A module of the author's own: say where it was looked for, once, plainly.
     const own = missing.ruleId === 'env-missing-module' && input.project ? localModuleMissing(d.error.evalue, input.project.files, new Set(), input.project.dir) : undefined;

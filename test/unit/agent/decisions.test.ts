@@ -62,6 +62,16 @@ describe('loop decisions', () => {
     assert.match(other.detail, /rules only: no key/);
   });
 
+  it('stuckStop names the library the error names, when the cell imports several the environment lacks', () => {
+    const common = { dataFiles: ['train.csv'], hasData: true, llm: { enabled: false, reason: 'no key' } };
+    const findings = [
+      { cell: 2, ruleId: 'env-unavailable-library', message: 'missingno is not available in debian13', autoFixable: false },
+      { cell: 2, ruleId: 'env-missing-module', message: 'catboost is not installed in debian13', autoFixable: false },
+    ] as RuleFinding[];
+    const catboost: FixDiagnosis = { ...err, error: { ename: 'ModuleNotFoundError', evalue: "No module named 'catboost'", traceback: [] } };
+    assert.deepEqual(stuckStop({ ...common, diagnosis: catboost, findings }), { reason: 'unfixable', detail: 'catboost is not installed in debian13' });
+  });
+
   it('excuseNeverRun: only a never-run cell, only an error nothing fixes', () => {
     const d = { kind: 'fix', fixType: 'error-repair', cell: 4, why: 'ValueError: x', signature: 's', error: { ename: 'ValueError', evalue: 'x', traceback: [] } } as unknown as FixDiagnosis;
     const stop = { reason: 'no-fix-available' as const, detail: 'no rule proposes a patch' };
