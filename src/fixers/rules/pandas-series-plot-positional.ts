@@ -34,11 +34,12 @@ export const pandasSeriesPlotPositional: Rule = rule({
   link: 'https://pandas.pydata.org/docs/whatsnew/v1.0.0.html#other-api-changes',
   message: "Series.plot took its parameters positionally in pandas 0.x (kind, ax, figsize, ...); deprecated in 1.0, a TypeError since 2.0: they become the keywords they stood for",
   fixtures: [{
-    before: "import pandas as pd\ns = pd.Series([3, 1, 2], index=['a', 'b', 'c'])\nax = s.plot('bar', None, (4, 3))\nprint(type(ax).__name__, len(ax.patches))",
-    after: "import pandas as pd\ns = pd.Series([3, 1, 2], index=['a', 'b', 'c'])\nax = s.plot(kind='bar', ax=None, figsize=(4, 3))\nprint(type(ax).__name__, len(ax.patches))",
+    // A fresh Axes of its own: the fixture kernel is shared, and ax=None would draw on the current one.
+    before: "import pandas as pd\nimport matplotlib.pyplot as plt\ns = pd.Series([3, 1, 2], index=['a', 'b', 'c'])\nax = s.plot('bar', plt.figure().add_subplot())\nprint(type(ax).__name__, len(ax.patches))",
+    after: "import pandas as pd\nimport matplotlib.pyplot as plt\ns = pd.Series([3, 1, 2], index=['a', 'b', 'c'])\nax = s.plot(kind='bar', ax=plt.figure().add_subplot())\nprint(type(ax).__name__, len(ax.patches))",
     expect: 'Axes 3',
     beforeError: 'TypeError',
-    context: { runtime: { ename: 'TypeError', evalue: "`Series.plot()` should not be called with positional arguments, only keyword arguments. The order of positional arguments will change in the future. Use `Series.plot(kind='bar', ax=None, figsize=(4, 3))` instead of `Series.plot('bar', None, (4, 3))`." } },
+    context: { runtime: { ename: 'TypeError', evalue: "`Series.plot()` should not be called with positional arguments, only keyword arguments. The order of positional arguments will change in the future. Use `Series.plot(kind='bar', ax=<Axes: >)` instead of `Series.plot('bar', <Axes: >)`." } },
   }],
   *find(ctx): Generator<RuleMatch> {
     const at = atRuntimeError(ctx, SERIES_PLOT_POSITIONAL);
