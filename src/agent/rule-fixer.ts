@@ -20,7 +20,7 @@ import { analyzeNotebook, dependentCells } from '../fixers/python/defuse.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
 import { LINEAR_REGRESSION, sklearnLinearRegressionRank } from '../fixers/rules/sklearn-linear-regression-rank.js';
 import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/rules/sklearn-stratified-kfold.js';
-import { sourceText } from '../core/notebook.js';
+import { calledName, cellsFedBy } from '../fixers/python/unseeded.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 import type { Candidate } from './generate-verify.js';
 
@@ -113,33 +113,16 @@ const ACTS_AT: Record<string, readonly string[]> = {
 export function actingPins(pins: readonly Patch[], notebook: Notebook, target: number): Patch[] {
   const ids = new Set(pins.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds.filter((id) => ACTS_AT[id]) : [])));
   if (!ids.size) return [...pins];
-  const du = analyzeNotebook(notebook);
-  const acting = new Map([...ids].map((id) => [id, fedBy(du, notebook, ACTS_AT[id]!).has(target)]));
+  const acting = new Map([...ids].map((id) => [id, fedBy(notebook, ACTS_AT[id]!).has(target)]));
   return pins.filter((p) => p.source.kind !== 'rule' || p.source.ruleIds.every((id) => acting.get(id) ?? true));
 }
 
-/**
- * The cells whose values come from a call of one of `names`: a cell that calls it, and, in order, every cell
- * that reads a name bound from such a call (`lr = LinearRegression()`, `pipe = make_pipeline(...,
- * LinearRegression())`) or bound by an earlier such cell. Seeded by the names the call binds, not
- * by everything its cell binds: the frame built in the same cell feeds every model, not this one.
- */
-export function fedBy(du: ReturnType<typeof analyzeNotebook>, notebook: Notebook, names: readonly string[]): Set<number> {
-  const name = `(?:${names.join('|')})`;
-  const call = new RegExp(`\\b${name}\\(`);
-  const assigned = new RegExp(`^[ \\t]*([A-Za-z_][\\w \\t,]*?)\\s*=(?!=).*\\b${name}\\(`, 'gm');
-  const live = new Set<string>();
-  const out = new Set<number>();
-  for (const c of [...du.cells].sort((a, b) => a.cell - b.cell)) {
-    const src = sourceText(notebook.cells[c.cell]!.source);
-    const calls = call.test(src);
-    if (calls || [...c.uses, ...c.mutates].some((n) => live.has(n))) {
-      out.add(c.cell);
-      if (!calls) for (const d of c.defines) live.add(d);
-    }
-    for (const m of src.matchAll(assigned)) for (const n of m[1]!.split(',')) if (n.trim()) live.add(n.trim());
-  }
-  return out;
+/** The cells whose values come from a call of one of `names` (the Python layer's cellsFedBy). */
+export function fedBy(notebook: Notebook, names: readonly string[]): Set<number> {
+  return new Set(cellsFedBy(notebook, (call) => {
+    const name = calledName(call);
+    return name && names.includes(name) ? name : undefined;
+  }).keys());
 }
 
 /**

@@ -8,7 +8,7 @@
  * one, a `np.random` draw, with no `np.random.seed(...)` anywhere (scikit-learn's `random_state=None`
  * and pandas' `sample()` draw from NumPy's global generator, which that call seeds).
  *
- * Followed statement by statement (top-level statements, cells in order): a statement that makes a
+ * Followed statement by statement (cellsFedBy below, shared with the agent's acting pins): a statement that makes a
  * draw, or reads a name carrying one, binds names that carry it (`rf = RandomForestClassifier()`,
  * `def model(): return RandomForestClassifier()`, `rf.fit(X, y)`, `pred = rf.predict(T)`); one that
  * does neither rebinds its names clean. A cell is fed when one of its statements is. Statements, not
@@ -79,26 +79,40 @@ export function unseededDraw(call: SyntaxNode): string | undefined {
 
 /** The cells whose values come from an unseeded draw, each with the draw (and its cell) that feeds it. */
 export function unseededCells(nb: Notebook): Map<number, string> {
+  const seeded = nb.cells.some((c) => c.cell_type === 'code' && SEEDED.test(sourceText(c.source)));
+  return seeded ? new Map() : cellsFedBy(nb, unseededDraw);
+}
+
+/** The simple name a call calls (`f(...)`, `m.f(...)`). */
+export function calledName(call: SyntaxNode): string | undefined {
+  return calleeName(call)?.name;
+}
+
+/**
+ * The cells fed by the calls `source` recognises (it returns what the call is, or undefined),
+ * each with the first such call that feeds it. Statement by statement (top-level statements, cells in
+ * order): a statement that makes such a call, or reads a name carrying one, binds names that carry it;
+ * one that does neither rebinds its names clean. Statements, not cells, so a frame built next to the
+ * call in the same cell does not carry it.
+ */
+export function cellsFedBy(nb: Notebook, source: (call: SyntaxNode) => string | undefined): Map<number, string> {
   const out = new Map<number, string>();
-  const code = nb.cells.map((c, i) => ({ i, src: c.cell_type === 'code' ? sourceText(c.source) : undefined })).filter((c): c is { i: number; src: string } => c.src !== undefined);
-  if (code.some((c) => SEEDED.test(c.src))) return out;
-  // Statement by statement, in order: a statement that draws, or reads a name carrying a draw, binds
-  // names that carry it; a statement that does neither rebinds its names clean.
-  const live = new Map<string, string>(); // name -> the draw it carries
-  for (const { i, src } of code) {
-    const tree = parsePython(maskIPythonLines(src).code);
+  const live = new Map<string, string>(); // name -> the call it carries
+  nb.cells.forEach((c, i) => {
+    if (c.cell_type !== 'code') return;
+    const tree = parsePython(maskIPythonLines(sourceText(c.source)).code);
     for (const stmt of tree.rootNode.namedChildren) {
       if (!stmt) continue;
-      let draw: string | undefined;
+      let found: string | undefined;
       const visit = (n: SyntaxNode): void => {
-        if (draw) return;
-        if (n.type === 'call') draw = unseededDraw(n);
-        for (const c of n.namedChildren) if (c) visit(c);
+        if (found) return;
+        if (n.type === 'call') found = source(n);
+        for (const k of n.namedChildren) if (k) visit(k);
       };
       visit(stmt);
       const du = analyzeCell(stmt.text, i);
       const read = [...du.uses, ...du.mutates].find((n) => live.has(n));
-      const carried = draw ? `${draw} in cell ${i}` : read !== undefined ? live.get(read) : undefined;
+      const carried = found ? `${found} in cell ${i}` : read !== undefined ? live.get(read) : undefined;
       if (carried) {
         if (!out.has(i)) out.set(i, carried);
         for (const d of [...du.defines, ...du.mutates]) live.set(d, carried);
@@ -107,6 +121,6 @@ export function unseededCells(nb: Notebook): Map<number, string> {
       }
     }
     tree.delete();
-  }
+  });
   return out;
 }
