@@ -292,6 +292,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-plot-sort-columns': 'PD136',
   'pandas-bool-argument-int': 'PD137',
   'pandas-series-plot-positional': 'PD138',
+  'pandas-resample-implicit-mean': 'PD139',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',
