@@ -293,6 +293,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-bool-argument-int': 'PD137',
   'pandas-series-plot-positional': 'PD138',
   'pandas-resample-implicit-mean': 'PD139',
+  'pandas-pin-groupby-sum-min-count': 'PD140',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',
