@@ -21,6 +21,8 @@ const { values } = parseArgs({
     'no-full': { type: 'boolean', default: false },
     'next-to-notebook': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '300' },
+    /** the agent's wall budget per notebook in seconds (default: the product's, 3600) */
+    'max-wall': { type: 'string' },
     shard: { type: 'string', default: '0/1' },
     /** corpus | more | all */
     set: { type: 'string', default: 'corpus' },
@@ -63,6 +65,7 @@ async function benchOne(c: CorpusNotebook): Promise<void> {
       llm: { provider: null, reason: 'bench: rules only' },
       incremental: mode === 'incremental',
       timeoutS: Number(values.timeout),
+      ...(values['max-wall'] ? { budgets: { maxWallS: Number(values['max-wall']) } } : {}),
     });
     const wallMs = performance.now() - t0;
     row[mode] = { verdict: report.verdict, oracle: report.oracle, stopReason: report.stopReason, fixes: report.fixes.length, staticFixes: report.fixes.filter((f) => f.step === 0).length, cellExecutions: report.cellExecutions, wallMs, reason: report.reason.slice(0, 240) };
