@@ -39,25 +39,31 @@ export async function xgbLabelEncoderPatches(nb: Notebook, failingCell: number, 
   if (error.ename !== 'ValueError' || !INVALID_CLASSES.test(error.evalue)) return [];
   const cells = await parseNotebookCells(nb);
   try {
+    // Every top-level import binds the class again: a notebook that imports it in a later cell too
+    // (a model-comparison cell importing all its models) would get the unencoded class back there.
+    // So the subclass follows each import that does not have it yet; one before the failing cell is
+    // what makes the repair about this error.
+    const edits = new Map<number, TextEdit[]>();
+    let beforeFailing = false;
     for (const c of cells) {
-      if (c.index > failingCell) break;
-      if (/_label_encoder = LabelEncoder\(\)/.test(c.source)) return []; // already restored
       const found = importOf(c.tree.rootNode);
       if (!found) continue;
-      const edits = new Map<number, TextEdit[]>();
+      if (c.index <= failingCell) beforeFailing = true;
+      if (/_label_encoder = LabelEncoder\(\)/.test(c.source)) continue; // already restored here
       const text = found.kind === 'from' ? shim(found.name, found.name) : shim('XGBClassifier', `${found.alias}.XGBClassifier`, found.alias);
       addCellEdit(edits, c.index, { start: found.statement.endIndex, end: found.statement.endIndex, text: `\n${text}` });
-      return [{
-        label: `xgboost label encoder restored in cell ${c.index}`,
-        patch: {
-          fixType: 'error-repair',
-          source: { kind: 'rule', ruleIds: ['xgboost-label-encoder'] },
-          edits: cellReplacements(nb, edits),
-          summary: `xgboost < 1.6 encoded XGBClassifier's labels itself: restored where it is imported (cell ${c.index})`,
-        },
-      }];
     }
-    return [];
+    if (!beforeFailing || !edits.size) return [];
+    const where = [...edits.keys()].join(', ');
+    return [{
+      label: `xgboost label encoder restored in cell${edits.size > 1 ? 's' : ''} ${where}`,
+      patch: {
+        fixType: 'error-repair',
+        source: { kind: 'rule', ruleIds: ['xgboost-label-encoder'] },
+        edits: cellReplacements(nb, edits),
+        summary: `xgboost < 1.6 encoded XGBClassifier's labels itself: restored where it is imported (cell${edits.size > 1 ? 's' : ''} ${where})`,
+      },
+    }];
   } finally {
     disposeCells(cells);
   }

@@ -29,4 +29,13 @@ describe('xgbLabelEncoderPatches', () => {
     (nb.cells[0] as any).source = (c!.patch.edits[0] as any).newSource;
     assert.deepEqual(await xgbLabelEncoderPatches(nb, 1, ERR), []);
   });
+  it('follows every import of the class: a later cell importing it again gets the subclass too', async () => {
+    const nb = notebookOf(['from xgboost import XGBClassifier\nxgb = XGBClassifier()', 'x = 1', 'from sklearn.ensemble import RandomForestClassifier\nfrom xgboost import XGBClassifier\nfeat = [XGBClassifier()]\nfeat[0].fit(X, y)']);
+    const [c] = await xgbLabelEncoderPatches(nb, 2, ERR);
+    assert.deepEqual(c!.patch.edits.map((e: any) => e.cell), [0, 2]);
+    assert.match((c!.patch.edits[1] as any).newSource, /^from sklearn\.ensemble import RandomForestClassifier\nfrom xgboost import XGBClassifier\nclass XGBClassifier\(XGBClassifier\):/);
+    for (const e of c!.patch.edits as any[]) (nb.cells[e.cell] as any).source = e.newSource;
+    assert.deepEqual(await xgbLabelEncoderPatches(nb, 2, ERR), []);
+  });
 });
+
