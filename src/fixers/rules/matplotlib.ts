@@ -582,5 +582,38 @@ const dataKeywordWithoutNames = rule({
   },
 });
 
-export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle, axisNormal, removedRcParams, onOffStrings, legendDraggable, linestyleSteps, dataKeywordWithoutNames];
+/** A string holding a plain number: what `float()` read before matplotlib 3.6 validated rotations. */
+const NUMERIC_STRING = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+/** Keywords that reach Text.set_rotation (text, labels, ticks) or tick_params' label rotation. */
+const ROTATION_KEYWORDS = new Set(['rotation', 'labelrotation']);
+
+const rotationNumericString = rule({
+  id: 'mpl-rotation-numeric-string',
+  triggers: ['rotation', 'labelrotation'],
+  library: 'matplotlib',
+  title: "rotation='90' (a number in a string)",
+  old: "plt.xticks(rotation='90')",
+  new: 'plt.xticks(rotation=90)',
+  removedIn: '3.6',
+  errors: [err('ValueError', /rotation must be 'vertical', 'horizontal' or a number, not/)],
+  link: 'https://github.com/matplotlib/matplotlib/pull/22539',
+  message: "matplotlib up to 3.5 read a rotation given as a numeric string with float(); 3.6 validates it (ValueError: rotation must be 'vertical', 'horizontal' or a number): write the number",
+  fixtures: [{
+    before: MPL_SETUP + "fig, ax = plt.subplots()\nax.set_xticks([0, 1])\nax.set_xticklabels(['a', 'b'], rotation='45')\nt = ax.text(0, 0, 'x', rotation='90.5')\nax.tick_params(axis='x', labelrotation='30')\nprint(ax.get_xticklabels()[0].get_rotation(), t.get_rotation())",
+    after: MPL_SETUP + "fig, ax = plt.subplots()\nax.set_xticks([0, 1])\nax.set_xticklabels(['a', 'b'], rotation=45)\nt = ax.text(0, 0, 'x', rotation=90.5)\nax.tick_params(axis='x', labelrotation=30)\nprint(ax.get_xticklabels()[0].get_rotation(), t.get_rotation())",
+    expect: '30.0 90.5',
+    beforeError: 'ValueError',
+  }],
+  *find(ctx) {
+    for (const kw of ctx.nodes('keyword_argument')) {
+      if (!ROTATION_KEYWORDS.has(kw.childForFieldName('name')?.text ?? '')) continue;
+      const v = kwValue(kw);
+      const s = v ? stringValue(v) : undefined;
+      if (!v || s === undefined || !NUMERIC_STRING.test(s)) continue;
+      yield { node: v, edits: [replaceNode(v, s.trim().replace(/^\+/, ''))] };
+    }
+  },
+});
+
+export const matplotlibRules: Rule[] = [histNormed, seabornStyles, gcaProjection, axes3dFigure, mlabNormpdf, axisbg, hold, gridB, spectral, colorCycle, axisNormal, removedRcParams, onOffStrings, legendDraggable, linestyleSteps, dataKeywordWithoutNames, rotationNumericString];
 
