@@ -454,6 +454,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'mpl-colorbar-set-norm': 'MPL066',
   'mpl-data-keyword-without-names': 'MPL067',
   'mpl-rotation-numeric-string': 'MPL068',
+  'mpl-subplot-string-spec': 'MPL069',
   // seaborn (SNS)
   'seaborn-factorplot': 'SNS001',
   'seaborn-lvplot': 'SNS002',
