@@ -5,8 +5,9 @@
  * it runs. Mounting, unmounting, downloading a result to the browser and authenticating compute
  * nothing the notebook uses afterwards; here the data is mounted by the run itself (the data-path
  * rules point the author's Drive paths at it), so those statements and the import are removed.
- * `files.upload()` returns the uploaded files' bytes, which the notebook then reads: it is reported,
- * not removed (the reads need the data paths instead, a change the rule cannot make safely).
+ * `files.upload()` returns the uploaded files' bytes: where the notebook reads them it is reported,
+ * not removed (the reads need the data paths instead, a change the rule cannot make safely); where
+ * nothing reads them it only put the files in the working dir, and goes like the mount.
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
@@ -35,9 +36,28 @@ function importsColab(stmt: SyntaxNode): boolean {
   });
 }
 
-/** Does any cell of the notebook use `files.upload` (the import must then stay, and the finding explains)? */
+/**
+ * The statement of an upload whose result nothing reads: `files.upload()` alone, or `uploaded =
+ * files.upload()` with `uploaded` never used. It only put the competition's files in the working
+ * dir, which the run mounts: the statement can go like a Drive mount.
+ */
+function unusedUpload(ctx: CellContext, call: SyntaxNode): SyntaxNode | undefined {
+  const p = call.parent;
+  if (p?.type === 'expression_statement' && p.namedChildren.length === 1) return p;
+  if (p?.type !== 'assignment' || p.childForFieldName('right')?.id !== call.id || p.parent?.type !== 'expression_statement') return undefined;
+  const left = p.childForFieldName('left');
+  if (left?.type !== 'identifier') return undefined;
+  const uses = ctx.nb.identifiers(left.text).filter(({ node }) => node.startIndex !== left.startIndex || node.endIndex !== left.endIndex);
+  return uses.length ? undefined : p.parent;
+}
+
+/** Does any cell of the notebook keep what `files.upload` returned (the import must then stay, and the finding explains)? */
 function uploadsAnywhere(ctx: CellContext): boolean {
-  return ctx.nb.identifiers('upload').some(({ node, cell }) => node.parent?.type === 'attribute' && ctx.nb.qname(node.parent, cell) === UPLOAD);
+  return ctx.nb.identifiers('upload').some(({ node, cell }) => {
+    if (node.parent?.type !== 'attribute' || ctx.nb.qname(node.parent, cell) !== UPLOAD) return false;
+    const call = node.parent.parent;
+    return call?.type !== 'call' || !unusedUpload(ctx, call);
+  });
 }
 
 export const colabOnly: Rule = rule({
@@ -65,6 +85,13 @@ export const colabOnly: Rule = rule({
       beforeError: 'ModuleNotFoundError',
     },
     {
+      // An upload nothing reads only put the competition's files in the working dir: removed.
+      before: "from google.colab import files\nuploaded = files.upload()\nprint('ok')",
+      after: "print('ok')",
+      expect: 'ok',
+      beforeError: 'ModuleNotFoundError',
+    },
+    {
       // The uploaded bytes are read afterwards: reported only.
       before: "from google.colab import files\nuploaded = files.upload()\nprint(len(uploaded))",
       expect: '0',
@@ -75,7 +102,9 @@ export const colabOnly: Rule = rule({
   *find(ctx): Generator<RuleMatch> {
     const uploads = [...ctx.callsTo([UPLOAD])];
     for (const { call } of uploads) {
-      yield { node: call, message: 'files.upload() asks the browser for a file, which only Colab can do: read the mounted data files instead' };
+      const unused = unusedUpload(ctx, call);
+      if (unused) yield { node: call, edits: [deleteStatement(ctx, unused)] };
+      else yield { node: call, message: 'files.upload() asks the browser for a file, which only Colab can do: read the mounted data files instead' };
     }
     for (const { call } of ctx.callsTo(SIDE_EFFECT_ONLY)) {
       const stmt = call.parent;
