@@ -101,13 +101,15 @@ export function stuckStop(input: {
 /**
  * A cell the author never ran fails here and nothing repairs it: its error has no record to be held
  * to — whether it ever ran on the author's machine is unknown (trailing submission cells, half-written
- * code, a cell whose inputs the author dropped). It joins the author's errors, named as such in the
- * verdict, and the run goes on to the cells that do have a record. A timeout, the time budget or
- * running out of memory is skipNeverRun's; anything in a cell the author ran still stops the loop.
+ * code, a cell whose inputs the author dropped). The cells the author did run after it never had its
+ * effects, so it is skipped like one over a limit (skipNeverRun): not run, marked in the output
+ * notebook and named in the verdict. Running it up to its error would leave what it bound before
+ * failing (`train = impute(train)` with a function that returns None) for the recorded cells to trip
+ * on. Anything in a cell the author ran still stops the loop.
  */
 export function excuseNeverRun(d: FixDiagnosis, stop: Stop, neverRun: ReadonlySet<number>): ExpectedError | undefined {
   if (!d.error || !neverRun.has(d.cell) || (stop.reason !== 'no-fix-available' && stop.reason !== 'unfixable')) return undefined;
-  return { ename: d.error.ename, neverRun: true, reason: `the author never ran this cell (no execution count, no outputs); here it raises ${d.error.ename} and no fix applies (${stop.detail.slice(0, 200)})` };
+  return { ename: d.error.ename, neverRun: true, skipped: true, reason: `the author never ran this cell (no execution count, no outputs); here it raises ${d.error.ename} and no fix applies (${stop.detail.slice(0, 200)}); it is not run` };
 }
 
 /**
@@ -115,7 +117,7 @@ export function excuseNeverRun(d: FixDiagnosis, stop: Stop, neverRun: ReadonlySe
  * stored output says what it computed, so no runtime reduction of it could be checked, and the cells
  * the author did run never had its effects. It is skipped (marked in the output notebook and named in
  * the verdict), not rewritten; the cells after it run as they did for the author. Resource limits
- * only: a cell that raises is excuseNeverRun's.
+ * only: a cell that raises is excuseNeverRun's (skipped the same way).
  */
 export function skipNeverRun(d: FixDiagnosis, neverRun: ReadonlySet<number>): ExpectedError | undefined {
   if (d.fixType !== 'runtime-reduction' || !neverRun.has(d.cell)) return undefined;

@@ -78,7 +78,8 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
     const excuse = async (cell: number, expected: ExpectedError): Promise<RunState> => {
       env.excuse!(cell, expected);
       emit({ type: 'excused', cell, expected });
-      const next = await runner.reexecute(step, [cell], state, kernelStale);
+      // A skipped cell will not run again to rebind what it bound before failing: start from a fresh kernel.
+      const next = await runner.reexecute(step, [cell], state, kernelStale || !!expected.skipped);
       kernelStale = false;
       return next;
     };

@@ -205,12 +205,13 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
   /** A cell the author ran, `middle` never run (no count, no outputs), then a recorded `after 21`. */
   const neverRunBetween = (middle: string) => withCounts(withStoredOutputs(makeNotebook(['x = 20', middle, 'print("after", x + 1)']), { 2: 'after 21\n' }), [1, null, 2]);
 
-  it('a cell the author never ran fails here and no rule repairs it: excused and named, the recorded cells after it still judged', async () => {
-    const nb = neverRunBetween("import pandas as pd\npredictions = pd.DataFrame({'Name': ['Kelly, Mr. James']}).astype(float)");
+  it('a cell the author never ran fails here and no rule repairs it: skipped (what it bound before failing is not left behind), named, the recorded cells after it still judged', async () => {
+    // Run up to its error, the cell would leave x = None for the recorded cell after it.
+    const nb = neverRunBetween("x = None\nimport pandas as pd\npredictions = pd.DataFrame({'Name': ['Kelly, Mr. James']}).astype(float)");
     const { report, trajectory } = await modernize(nb);
     assert.equal(report.verdict, 'reproduced', report.reason);
-    assert.match(report.reason, /cells the author never ran \(no record to hold them to\): cell 1 ValueError/);
-    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.neverRun));
+    assert.match(report.reason, /not run: cells the author never ran that fail or are over the time or memory limit here: cell 1 ValueError/);
+    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.neverRun && e.expected.skipped));
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
@@ -218,7 +219,7 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     const nb = neverRunBetween('import time\nwhile True:\n    time.sleep(0.5)');
     const { report, trajectory } = await modernize(nb, 15);
     assert.equal(report.verdict, 'reproduced', report.reason);
-    assert.match(report.reason, /not run: cells the author never ran that are over the time or memory limit here: cell 1/);
+    assert.match(report.reason, /not run: cells the author never ran that fail or are over the time or memory limit here: cell 1 /);
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
     assert.ok(!report.fixes.some((f) => f.type === 'runtime-reduction'), 'nothing rewritten: skipped');
     assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.skipped && e.expected.ename === 'BudgetExceededError'));

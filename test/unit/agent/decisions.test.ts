@@ -77,6 +77,7 @@ describe('loop decisions', () => {
     const stop = { reason: 'no-fix-available' as const, detail: 'no rule proposes a patch' };
     assert.equal(excuseNeverRun(d, stop, new Set([4]))?.ename, 'ValueError');
     assert.equal(excuseNeverRun(d, stop, new Set([4]))?.neverRun, true);
+    assert.equal(excuseNeverRun(d, stop, new Set([4]))?.skipped, true, 'not run: the recorded cells after it never had its effects');
     assert.equal(excuseNeverRun(d, stop, new Set([3])), undefined);
     assert.equal(excuseNeverRun(d, { reason: 'budget-exceeded', detail: '' } as any, new Set([4])), undefined);
     const timeout = { ...d, error: undefined } as unknown as FixDiagnosis;

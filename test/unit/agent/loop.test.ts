@@ -66,15 +66,16 @@ describe('modernizationLoop (fake environment)', () => {
     assert.match(out.stop.detail, /rules only: test/);
   });
 
-  it('a cell the author never ran fails and no fixer repairs it: excused, the run goes on, the verdict names it', async () => {
+  it('a cell the author never ran fails and no fixer repairs it: skipped from a fresh kernel, the run goes on, the verdict names it', async () => {
     const nb = makeNotebook(['a = 1', 'broken()', 'print 2']);
     const env = new FakeEnvironment(simple);
     const { out, types, events } = await run(nb, env, [scriptedFixer('rules', [])], { neverRun: new Set([1]) });
     assert.equal(out.stop.reason, 'reproduced');
     assert.ok(types.includes('excused'));
-    assert.deepEqual(env.runs.map((r) => [r.mode, r.fromCell]), [['full', 0], ['incremental', 1], ['final', 0]]);
+    // What it bound before failing must not stay: the re-run without it starts from a fresh kernel.
+    assert.deepEqual(env.runs.map((r) => [r.mode, r.fromCell]), [['full', 0], ['full', 0]]);
     const verdict = events.find((e) => e.type === 'verdict');
-    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /cells the author never ran .*cell 1 ValueError/);
+    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /not run: cells the author never ran that fail .*cell 1 ValueError/);
   });
 
   it('a cell the author ran is never excused, nor a never-run cell a fixer is still working on', async () => {
