@@ -16,7 +16,8 @@ import { err, rule } from './helpers.js';
 import { stringValue } from './tree.js';
 import { atRuntimeError, isTracedCell } from './traceback.js';
 
-const INT_COLUMNS_MISSING = /None of \[(?:Int64)?Index\(\[[-\d,\s]+\],\s*dtype='int(?:64|32)'\)\] are in the \[columns\]/;
+// KeyError's message is the repr of pandas' text: a long index wraps, and the line breaks arrive as the two characters \\n.
+const INT_COLUMNS_MISSING = /None of \[(?:Int64)?Index\(\[(?:[-\d,\s]|\\n)+\],(?:\s|\\n)*dtype='int(?:64|32)'\)\] are in the \[columns\]/;
 
 /** A key that selects columns by name or rows by a mask: not what the positional fallback was about. */
 function labelOrMask(key: SyntaxNode): boolean {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { rulesForError } from '../../../src/fixers/rules/index.js';
 import { notebookOf } from './support.js';
 
-const EVALUE = "\"None of [Index([32, 224, 183], dtype='int64')] are in the [columns]\"";
+// As the kernel reports it: the repr of pandas' text, a long index wrapped with the two characters \n.
+const EVALUE = "\"None of [Index([32, 224, 183, 16, 243, 36, 223, 12, 258, 376, 4, 377, 22, 6, 2, 8, 5,\\n       11, 15, 3],\\n      dtype='int64')] are in the [columns]\"";
 
 describe('pandas-getitem-int-positions-at-error', () => {
   it('selects the positions with .iloc on the frame the run names, everywhere the cell uses that key on it', async () => {
