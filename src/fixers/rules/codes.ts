@@ -295,6 +295,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-resample-implicit-mean': 'PD139',
   'pandas-pin-groupby-sum-min-count': 'PD140',
   'pandas-getitem-int-positions-at-error': 'PD141',
+  'pandas-pin-display-min-rows': 'PD142',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',
   'sklearn-grid-search-module': 'SK002',

@@ -9,6 +9,8 @@
  *  - such a repr shows the defaults the author's run really used: `n_estimators=10` on a forest, or
  *    `solver='liblinear'` on a LogisticRegression the source never configured, are 0.21-or-older
  *    defaults (changed in 0.22); deprecation-period values (`'warn'`, `'auto_deprecated'`) are 0.20–0.21;
+ *  - a long frame shown truncated with more than 10 rows comes from before pandas 1.0, which added
+ *    `display.min_rows` (10 rows: 5 and 5; 0.x showed display.max_rows of them);
  *  - library warnings name their file (`.../sklearn/ensemble/forest.py:246: FutureWarning: ... will
  *    change from 10 in version 0.20 to 100 in 0.22`): the library was older than the version announced.
  *
@@ -65,6 +67,15 @@ export function eraFromStoredOutputs(nb: Notebook): Partial<Record<Library, EraB
             bound('scikit-learn', '0.22', `its stored ${cls} repr shows the old default ${d.param}=${v} (changed in scikit-learn 0.22)`);
           }
         }
+      }
+      // A long frame shown truncated with more than 10 rows: pandas 1.0's display.min_rows (10) shows 5 + 5;
+      // 0.x showed display.max_rows of them (unless the notebook set min_rows, which only 1.0+ has).
+      const footer = /\n\[(\d+) rows x \d+ columns\]\s*$/.exec(text);
+      if (footer && !/min_rows/.test(source)) {
+        const lines = text.slice(0, footer.index).split('\n');
+        const truncated = lines.some((l) => /^\s*\.\.\.?(\s+\.\.\.?)*\s*$/.test(l));
+        const shown = lines.filter((l) => l.trim() && !/^\s*\.\.\.?(\s+\.\.\.?)*\s*$/.test(l)).length - 1;
+        if (truncated && shown > 12 && shown < Number(footer[1])) bound('pandas', '1.0', `its stored output shows ${shown} rows of a truncated ${footer[1]}-row frame, as pandas before 1.0 did (1.0 shows 10: display.min_rows)`);
       }
       for (const m of text.matchAll(/[\\/](sklearn|pandas|numpy|matplotlib|seaborn|xgboost|scipy|statsmodels)[\\/][\w\\/.]*\.py:\d+: (?:Future|Deprecation|PendingDeprecation)Warning: ([^\n]*)/g)) {
         const lib = PACKAGE_LIBRARY[m[1]];

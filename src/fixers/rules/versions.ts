@@ -157,6 +157,18 @@ export class Era {
     return this.hint.unknownAsOld ? true : undefined;
   }
 
+  /** predates() from evidence alone: never true because the era is unknown (hint.unknownAsOld). */
+  knownToPredate(lib: Library, version: string): boolean {
+    const exact = this.hint.versions?.[lib];
+    if (exact) return versionLess(exact, version) === true;
+    if (this.hint.date) {
+      const released = releaseDate(lib, version);
+      if (released) return this.hint.date.slice(0, 10) < released;
+    }
+    const upper = this.upper[lib];
+    return !!upper && !versionLess(version, upper);
+  }
+
   /** Why we believe the notebook predates `lib`'s `version` (for messages). */
   why(lib: Library, version: string): string {
     if (this.hint.versions?.[lib]) return `the notebook used ${lib} ${this.hint.versions[lib]}`;

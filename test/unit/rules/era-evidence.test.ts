@@ -31,6 +31,17 @@ describe('eraFromStoredOutputs', () => {
     assert.equal(eraFromStoredOutputs(nb)['scikit-learn']?.version, '0.22');
   });
 
+  it('a long frame shown truncated with more than 10 rows bounds pandas below 1.0 (display.min_rows); 5 + 5 rows do not', () => {
+    const rows = (idx: number[]) => idx.map((i) => `${String(i).padEnd(4)} ${i % 2}`).join('\n');
+    const old = `     a\n${rows([...Array(30).keys()])}\n..  ..\n${rows([...Array(30).keys()].map((i) => i + 861))}\n\n[891 rows x 1 columns]`;
+    const b = eraFromStoredOutputs(withOutputs(['train'], [[result(old)]]));
+    assert.equal(b.pandas?.version, '1.0');
+    assert.equal(new Era({ bounds: b }).knownToPredate('pandas', '1.0'), true);
+    const modern = `     a\n${rows([0, 1, 2, 3, 4])}\n..  ..\n${rows([886, 887, 888, 889, 890])}\n\n[891 rows x 1 columns]`;
+    assert.equal(eraFromStoredOutputs(withOutputs(['train'], [[result(modern)]])).pandas, undefined);
+    assert.equal(new Era({ unknownAsOld: true }).knownToPredate('pandas', '1.0'), false, 'an unknown era is not evidence');
+  });
+
   it('modern reprs and plain numbers give no bound', () => {
     const nb = withOutputs(['clf.fit(X, y)', 'print(acc)'], [[result('RandomForestClassifier(n_estimators=200)')], [result('0.8123')]]);
     assert.deepEqual(eraFromStoredOutputs(nb), {});
