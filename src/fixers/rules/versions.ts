@@ -113,6 +113,9 @@ const PYTHON_UPPER: Array<{ python: string; upper: Partial<Record<Library, strin
   { python: '3.9', upper: { 'scikit-learn': '1.4', pandas: '2.1', numpy: '1.25', xgboost: '2.1', scipy: '1.11' } },
 ];
 
+/** Era.evidence's answer when nothing known decides. */
+const NO_EVIDENCE = Symbol('no evidence');
+
 export class Era {
   /** Exclusive upper bounds: the notebook's library version is known to be below these. */
   readonly upper: Partial<Record<Library, string>> = {};
@@ -146,6 +149,18 @@ export class Era {
    * Explicit versions win, then the date, then the inferred bounds.
    */
   predates(lib: Library, version: string): boolean | undefined {
+    const known = this.evidence(lib, version);
+    if (known !== NO_EVIDENCE) return known;
+    return this.hint.unknownAsOld ? true : undefined;
+  }
+
+  /** predates() from evidence alone: never true because the era is unknown (hint.unknownAsOld). */
+  knownToPredate(lib: Library, version: string): boolean {
+    return this.evidence(lib, version) === true;
+  }
+
+  /** What the versions, the date and the bounds say, before any assumption about an unknown era. */
+  private evidence(lib: Library, version: string): boolean | undefined | typeof NO_EVIDENCE {
     const exact = this.hint.versions?.[lib];
     if (exact) return versionLess(exact, version);
     if (this.hint.date) {
@@ -153,20 +168,7 @@ export class Era {
       if (released) return this.hint.date.slice(0, 10) < released;
     }
     const upper = this.upper[lib];
-    if (upper && !versionLess(version, upper)) return true;
-    return this.hint.unknownAsOld ? true : undefined;
-  }
-
-  /** predates() from evidence alone: never true because the era is unknown (hint.unknownAsOld). */
-  knownToPredate(lib: Library, version: string): boolean {
-    const exact = this.hint.versions?.[lib];
-    if (exact) return versionLess(exact, version) === true;
-    if (this.hint.date) {
-      const released = releaseDate(lib, version);
-      if (released) return this.hint.date.slice(0, 10) < released;
-    }
-    const upper = this.upper[lib];
-    return !!upper && !versionLess(version, upper);
+    return upper && !versionLess(version, upper) ? true : NO_EVIDENCE;
   }
 
   /** Why we believe the notebook predates `lib`'s `version` (for messages). */
