@@ -41,6 +41,14 @@ function stdoutOf(nb: Notebook, index: number): string {
     .join('');
 }
 
+/**
+ * `%reset -f` clears names, not a library's process-wide settings: a snippet that sets pandas'
+ * `display.max_rows` to 10 changed what every later snippet printed for a long frame (the order
+ * of rules decides which, so a fixture passed alone and failed in the full run). Every snippet
+ * therefore also starts from pandas' default options, when pandas is loaded, binding no name.
+ */
+const RESET = "%reset -f\nwith __import__('warnings').catch_warnings(): __import__('warnings').simplefilter('ignore'); 'pandas' in __import__('sys').modules and __import__('sys').modules['pandas'].reset_option('all')";
+
 function buildNotebook(): { nb: Notebook; slots: Slot[]; dataDir: string } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-rule-data-'));
   const cells: string[] = ["import warnings\nwarnings.filterwarnings('ignore')"];
@@ -56,9 +64,9 @@ function buildNotebook(): { nb: Notebook; slots: Slot[]; dataDir: string } {
       const push = (kind: 'before' | 'after', code: string) => {
         // A clean namespace for every snippet: the reset runs first in the same cell (a snippet with
         // Python 2 syntax fails to compile as a whole, before anything runs, as it should).
-        if (fixture.sandboxSetup) cells.push(`%reset -f\n${fixture.sandboxSetup}`);
+        if (fixture.sandboxSetup) cells.push(`${RESET}\n${fixture.sandboxSetup}`);
         slots.push({ rule, fixture, n: i + 1, kind, cell: cells.length });
-        cells.push(`${fixture.sandboxSetup ? '' : '%reset -f\n'}${code}`);
+        cells.push(`${fixture.sandboxSetup ? '' : `${RESET}\n`}${code}`);
       };
       push('before', fixture.before);
       const good = fixture.after ?? fixture.manual;
