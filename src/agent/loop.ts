@@ -20,6 +20,8 @@ import type { Fixer } from './fixers.js';
 import type { VerifyLimits } from './generate-verify.js';
 import { excuseUnstable, failingValuesIn, type OracleVerdict } from './oracle/index.js';
 import { unseededCells } from '../fixers/python/unseeded.js';
+import { analyzeNotebook } from '../fixers/python/defuse.js';
+import { neverRunOverwriter } from './never-run-overwriter.js';
 import { Runner } from './runner.js';
 import { decideVerdict, type ExpectedTarget } from './verdict.js';
 import { Workbench } from './workbench.js';
@@ -70,6 +72,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   let kernelStale = false; // the kernel's state is not the kept state's (a rejected trial ran last)
   let checkedFor: string | undefined; // the code version whose drift a second clean run already checked
   const drawsChecked = new Set<string>(); // code version + cell whose unseeded draws were looked for
+  const overwritersSkipped = new Set<number>(); // never-run cells skipped for rebinding what a recorded cell reads
   let step = 0;
   try {
     let state = await runner.execute('full', 0);
@@ -180,8 +183,16 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       if (!patch) {
         const stop = stuckStop({ diagnosis, notebook: bench.work, ...d.stuck });
         const excused = env.excuse && d.neverRun ? excuseNeverRun(diagnosis, stop, d.neverRun) : undefined;
-        if (!excused) return done(stop);
-        state = await excuse(diagnosis.cell, excused);
+        if (excused) {
+          state = await excuse(diagnosis.cell, excused);
+          continue;
+        }
+        // A never-run cell above that rebinds what this recorded cell reads: skip it and re-run.
+        const over = env.excuse && d.neverRun && diagnosis.error && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable')
+          ? neverRunOverwriter(analyzeNotebook(bench.work), diagnosis.cell, diagnosis.error.ename, d.neverRun, overwritersSkipped, bench.runOrder) : undefined;
+        if (!over) return done(stop);
+        overwritersSkipped.add(over.cell);
+        state = await excuse(over.cell, over.expected);
         continue;
       }
 

@@ -62,7 +62,9 @@ export const CellRecord = z.object({
     reason: z.string(),
     after: z.number().int().optional().describe("set when the error follows from the author's own error in that earlier cell (a name only it binds): the cell's stored outputs cannot be reached"),
     neverRun: z.boolean().optional().describe('the author never ran this cell (no execution count, no outputs in a notebook that has them): what it raises here has no record to hold it to'),
-    skipped: z.boolean().optional().describe('not run at all: a cell the author never ran that fails or exceeds the time or memory limit here (decisions.excuseNeverRun, skipNeverRun)'),
+    skipped: z.boolean().optional().describe('not run at all: a cell the author never ran that fails or exceeds the time or memory limit here (decisions.excuseNeverRun, skipNeverRun), or that rebinds what a failing recorded cell reads (never-run-overwriter)'),
+    overwrites: z.object({ cell: z.number().int(), names: z.array(z.string()) }).optional()
+      .describe('skipped because it rebinds these names, which this recorded cell reads and fails on here; `ename` is that cell\'s exception'),
     line: z.string().optional().describe("the failing line of the author's traceback: the same statement failing here is the author's error, whatever exception today's library raises for it"),
   }).optional()
     .describe("the cell raised (or, interrupted by its author, was not run) as in the notebook's stored outputs: part of the record, not a failure"),

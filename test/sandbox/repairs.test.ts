@@ -210,16 +210,35 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     const nb = neverRunBetween("x = None\nimport pandas as pd\npredictions = pd.DataFrame({'Name': ['Kelly, Mr. James']}).astype(float)");
     const { report, trajectory } = await modernize(nb);
     assert.equal(report.verdict, 'reproduced', report.reason);
-    assert.match(report.reason, /not run: cells the author never ran that fail or are over the time or memory limit here: cell 1 ValueError/);
+    assert.match(report.reason, /not run: cells the author never ran that fail, are over the time or memory limit, or rebind what a recorded cell reads here: cell 1 ValueError/);
     assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.neverRun && e.expected.skipped));
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
+  it('a cell the author never ran runs here but rebinds what a recorded cell reads, which then fails: skipped, named, the recorded cell gets the binding of the author\'s run', async () => {
+    // `x = impute(x)` with a function that returns None: the never-run cell itself does not fail.
+    const nb = neverRunBetween('def impute(v):\n    v + 1\nx = impute(x)');
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /not run: .*cell 1 rebinds x for cell 2/);
+    const excused = trajectory.find((e: any) => e.type === 'excused' && e.cell === 1);
+    assert.ok(excused?.expected.skipped && excused.expected.ename === 'TypeError', JSON.stringify(excused));
+    assert.deepEqual(excused.expected.overwrites, { cell: 2, names: ['x'] });
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
+  it('a never-run cell that is the only binder of what the failing cell reads is not skipped: that would leave no binding', async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook(['y = 1', 'x = None', 'print("after", x + 1)']), { 2: 'after 21\n' }), [1, null, 2]);
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'not-reproduced');
+    assert.ok(!trajectory.some((e: any) => e.type === 'excused' && e.cell === 1), 'not skipped');
   });
 
   it('a cell the author never ran is over the time budget here: skipped, marked in the output notebook, named; the recorded cells after it still run and are judged', async () => {
     const nb = neverRunBetween('import time\nwhile True:\n    time.sleep(0.5)');
     const { report, trajectory } = await modernize(nb, 15);
     assert.equal(report.verdict, 'reproduced', report.reason);
-    assert.match(report.reason, /not run: cells the author never ran that fail or are over the time or memory limit here: cell 1 /);
+    assert.match(report.reason, /not run: cells the author never ran that fail, are over the time or memory limit, or rebind what a recorded cell reads here: cell 1 /);
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
     assert.ok(!report.fixes.some((f) => f.type === 'runtime-reduction'), 'nothing rewritten: skipped');
     assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.skipped && e.expected.ename === 'BudgetExceededError'));

@@ -44,6 +44,13 @@ export class FakeEnvironment implements Environment {
         ran.push({ index, status: 'not-run', durationMs: null } as unknown as CellRecord);
         return;
       }
+      const skip = this.excused.get(index);
+      if (skip?.skipped) {
+        // As the executor does: a skipped cell is not sent to the kernel at all.
+        cell.outputs = [];
+        ran.push({ index, status: 'error', durationMs: null, error: { ename: skip.ename, evalue: '', traceback: [] }, expectedError: skip } as unknown as CellRecord);
+        return;
+      }
       this.cellExecutions += 1;
       req.onExec?.({ type: 'cell-start', index, codeIndex: index, total: nb.cells.length, preview: '' });
       const b = this.behave(sourceText(cell.source), index, runNo);

@@ -75,7 +75,31 @@ describe('modernizationLoop (fake environment)', () => {
     // What it bound before failing must not stay: the re-run without it starts from a fresh kernel.
     assert.deepEqual(env.runs.map((r) => [r.mode, r.fromCell]), [['full', 0], ['full', 0]]);
     const verdict = events.find((e) => e.type === 'verdict');
-    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /not run: cells the author never ran that fail .*cell 1 ValueError/);
+    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /not run: cells the author never ran that fail, .*cell 1 ValueError/);
+  });
+
+  it('a never-run cell that runs but rebinds what a failing recorded cell reads: skipped, a fresh run, the recorded cell passes', async () => {
+    // `x = None` (never run by the author) breaks `use(x)`; the fake's state is whether cell 1 ran in this run.
+    const boundToNone = new Set<number>();
+    const env = new FakeEnvironment((src, cell, runNo) => {
+      if (src === 'x = None') boundToNone.add(runNo);
+      return src === 'use(x)' && boundToNone.has(runNo) ? { error: { ename: 'TypeError', evalue: "'NoneType' object is not subscriptable" } } : undefined;
+    });
+    const { out, events } = await run(makeNotebook(['x = 1', 'x = None', 'use(x)']), env, [scriptedFixer('rules', [])], { neverRun: new Set([1]) });
+    assert.equal(out.stop.reason, 'reproduced');
+    const excused = events.find((e) => e.type === 'excused');
+    assert.ok(excused?.type === 'excused' && excused.cell === 1 && excused.expected.skipped && excused.expected.overwrites?.cell === 2, JSON.stringify(excused));
+    assert.deepEqual(env.runs.map((r) => [r.mode, r.fromCell]), [['full', 0], ['full', 0]]);
+    const verdict = events.find((e) => e.type === 'verdict');
+    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /cell 1 rebinds x for cell 2/);
+  });
+
+  it('skipping such a cell that does not help stops as before, naming the recorded cell\'s error', async () => {
+    const env = new FakeEnvironment((src) => (src === 'use(x)' ? { error: { ename: 'TypeError', evalue: 'always' } } : undefined));
+    const { out, events } = await run(makeNotebook(['x = 1', 'x = None', 'use(x)']), env, [scriptedFixer('rules', [])], { neverRun: new Set([1]) });
+    assert.equal(out.stop.reason, 'no-fix-available');
+    assert.match(out.stop.detail, /cell 2/);
+    assert.equal(events.filter((e) => e.type === 'excused').length, 1, 'tried once');
   });
 
   it('a cell the author ran is never excused, nor a never-run cell a fixer is still working on', async () => {

@@ -1,0 +1,56 @@
+/**
+ * A cell the author never ran can break the cells after it without failing itself: `train =
+ * fill_ages(train)` with a function that returns None, a `df.drop(cols, inplace=True)` the author
+ * wrote and never executed. The author's recorded cells after it ran on the state of the cells they
+ * did run; here the never-run cell's binding replaces that state, and a recorded cell fails on it
+ * (`'NoneType' object is not subscriptable`, a KeyError for a dropped column).
+ *
+ * When a recorded cell fails, nothing repairs it, and the last cell that (re)binds or changes a name
+ * it reads is one the author never ran, while a recorded cell above that one binds the same name,
+ * that never-run cell is the candidate to skip: the run then gives the failing cell the binding the
+ * author's run gave it. The loop skips it (marked in the output notebook, named in the verdict) and
+ * re-runs from a fresh kernel; the re-run, not this guess, decides whether the failure goes away.
+ * Nearest first; a cell already skipped is not a binder any more, so the next never-run one above
+ * may be tried after it.
+ */
+import type { ExpectedError } from '../core/run-result.js';
+import type { NotebookDefUse } from '../fixers/python/defuse.js';
+
+export interface Overwriter { cell: number; names: string[]; expected: ExpectedError }
+
+/**
+ * @param failing the recorded cell that fails and that nothing repairs
+ * @param order the run order when it is not top to bottom (cells' positions in it), else undefined
+ * @param skipped cells no longer run (already skipped)
+ */
+export function neverRunOverwriter(du: NotebookDefUse, failing: number, ename: string, neverRun: ReadonlySet<number>, skipped: ReadonlySet<number>, order?: readonly number[]): Overwriter | undefined {
+  if (neverRun.has(failing)) return undefined;
+  const pos = (cell: number): number => (order ? order.indexOf(cell) : cell);
+  const at = pos(failing);
+  const reads = du.byCell.get(failing)?.uses ?? [];
+  // Cells that run before the failing one, nearest first.
+  const above = du.cells.filter((c) => !skipped.has(c.cell) && pos(c.cell) >= 0 && pos(c.cell) < at).sort((a, b) => pos(b.cell) - pos(a.cell));
+  const found = new Map<number, string[]>();
+  for (const name of new Set(reads)) {
+    const binders = above.filter((c) => c.defines.includes(name) || c.mutates.includes(name));
+    const last = binders[0];
+    if (!last || !neverRun.has(last.cell)) continue;
+    // Skipping must leave the author's binding, not no binding at all.
+    if (!binders.slice(1).some((c) => !neverRun.has(c.cell) && c.defines.includes(name))) continue;
+    found.set(last.cell, [...(found.get(last.cell) ?? []), name]);
+  }
+  const cell = [...found.keys()].sort((a, b) => pos(b) - pos(a))[0];
+  if (cell === undefined) return undefined;
+  const names = found.get(cell)!;
+  return {
+    cell,
+    names,
+    expected: {
+      ename,
+      neverRun: true,
+      skipped: true,
+      overwrites: { cell: failing, names },
+      reason: `the author never ran this cell (no execution count, no outputs); it rebinds ${names.map((n) => `\`${n}\``).join(', ')}, which cell ${failing} (run by the author) reads, and cell ${failing} fails here with ${ename} and no fix applies; it is not run, so cell ${failing} gets the binding of the author's run`,
+    },
+  };
+}
