@@ -20,6 +20,7 @@ import { analyzeNotebook, dependentCells } from '../fixers/python/defuse.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
 import { LINEAR_REGRESSION, sklearnLinearRegressionRank } from '../fixers/rules/sklearn-linear-regression-rank.js';
 import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/rules/sklearn-stratified-kfold.js';
+import { IID_SEARCHES, sklearnSearchIid } from '../fixers/rules/sklearn-search-iid.js';
 import { calledName, cellsFedBy } from '../fixers/python/unseeded.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 import type { Candidate } from './generate-verify.js';
@@ -108,6 +109,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
 const ACTS_AT: Record<string, readonly string[]> = {
   [sklearnLinearRegressionRank.id]: [LINEAR_REGRESSION],
   [sklearnStratifiedKFoldPre022.id]: STRATIFIED_SPLITTERS,
+  [sklearnSearchIid.id]: IID_SEARCHES,
 };
 
 export function actingPins(pins: readonly Patch[], notebook: Notebook, target: number): Patch[] {

@@ -378,6 +378,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-bool-parameter-truthy': 'SK090',
   'sklearn-linear-regression-rank-cutoff': 'SK091',
   'sklearn-pin-stratified-kfold-folds': 'SK092',
+  'sklearn-pin-search-iid': 'SK093',
   'sklearn-agglomerative-n-components': 'SK080',
   'sklearn-hist-gradient-boosting-tol-none': 'SK081',
   'sklearn-sfs-n-features-none': 'SK082',

@@ -100,3 +100,39 @@ describe("SK092: StratifiedKFold's pre-0.22 folds", () => {
     assert.ok(!candidateIds(other).includes(SKF), candidateIds(other).join(', '));
   });
 });
+
+const IID = 'sklearn-pin-search-iid';
+const search = (kw = '') => notebookOf([
+  'import numpy as np\nimport pandas as pd\nfrom sklearn.model_selection import GridSearchCV\nfrom sklearn.svm import SVC',
+  "df = pd.read_csv('train.csv')\nprint(df['Survived'].mean())",
+  `g = GridSearchCV(SVC(), {'C': [0.1, 1, 10]}, cv=5${kw})\ng.fit(df[['Pclass']], df['Survived'])`,
+  'print(g.best_score_, g.best_params_)',
+]);
+const iidPins = async (nb: ReturnType<typeof notebookOf>, era: object) => (await pinDefaults(nb, { era })).filter((p) => p.source.kind === 'rule' && p.source.ruleIds.includes(IID));
+
+describe("SK093: a search's fold means weighted by test-fold size (iid=True until 0.22)", () => {
+  it('a certain pin where the era predates 0.22, once, after the first scikit-learn import', async () => {
+    const pins = await iidPins(search(), { versions: { 'scikit-learn': '0.19.1' } });
+    assert.equal(pins.length, 1);
+    const e = pins[0]!.edits[0]!;
+    assert.equal(e.cell, 0);
+    // After the first scikit-learn import (SK092's shim, certain in the same era, may sit between).
+    assert.match(e.op === 'replace' ? e.newSource : '', /import GridSearchCV\n[^]*# scikit-learn 0\.22 stopped weighting[^]*_format_results = _sk_iid_results_\n(?![^]*_sk_iid_results_)[^]*from sklearn\.svm import SVC$/);
+  });
+
+  it('an explicit iid=True pins it in any era; iid=False on every search, a later era, or no search: no pin', async () => {
+    assert.equal((await iidPins(search(', iid=True'), { versions: { 'scikit-learn': '0.23.2' } })).length, 1);
+    assert.equal((await iidPins(search(', iid=False'), { versions: { 'scikit-learn': '0.19.1' } })).length, 0);
+    assert.equal((await iidPins(search(), { versions: { 'scikit-learn': '0.22.1' } })).length, 0);
+    const none = notebookOf(['from sklearn.svm import SVC', 'print(SVC())']);
+    assert.equal((await iidPins(none, { versions: { 'scikit-learn': '0.19.1' } })).length, 0);
+  });
+
+  it('era unknown: a candidate for a drift the search feeds, not for the others', async () => {
+    const nb = search();
+    const fed = await ruleFixer({ original: nb, dataFiles: [], era: {} }).propose(drift(nb, 3));
+    assert.ok(candidateIds(fed).includes(IID), candidateIds(fed).join(', '));
+    const other = await ruleFixer({ original: nb, dataFiles: [], era: {} }).propose(drift(nb, 1));
+    assert.ok(!candidateIds(other).includes(IID), candidateIds(other).join(', '));
+  });
+});
