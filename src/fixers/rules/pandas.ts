@@ -1451,7 +1451,9 @@ const lookup = rule({
 });
 
 /** Reductions that raise on non-numeric columns since pandas 2.0 (numeric_only default True -> False). */
-const NUMERIC_REDUCTIONS = ['mean', 'median', 'std', 'var', 'sem', 'skew', 'kurt', 'quantile', 'corr', 'cov', 'prod'];
+// corrwith: until 2.0 it always worked on the numeric columns (`self._get_numeric_data()`); 1.5 added
+// numeric_only and 2.0 made its default False.
+const NUMERIC_REDUCTIONS = ['mean', 'median', 'std', 'var', 'sem', 'skew', 'kurt', 'quantile', 'corr', 'cov', 'prod', 'corrwith'];
 
 const numericOnly = rule({
   id: 'pandas-numeric-only',
@@ -1472,6 +1474,11 @@ const numericOnly = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'k': [1, 1, 2], 'v': [1.0, 3.0, 5.0], 'name': ['a', 'b', 'c']})\nprint(df.groupby('k').mean(numeric_only=True).v.tolist(), df.fillna(df.median(numeric_only=True)).v.sum(), df.corr(numeric_only=True).shape)",
     expect: '[2.0, 5.0] 9.0 (2, 2)',
     beforeError: 'TypeError',
+  }, {
+    before: "import pandas as pd\ndf = pd.DataFrame({'x': [1.0, 2.0, 4.0], 'y': [2.0, 4.0, 8.5], 'zone': ['RL', 'RM', 'RL']})\nprint(df.corrwith(df['x']).round(3).tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'x': [1.0, 2.0, 4.0], 'y': [2.0, 4.0, 8.5], 'zone': ['RL', 'RM', 'RL']})\nprint(df.corrwith(df['x'], numeric_only=True).round(3).tolist())",
+    expect: '[1.0, 1.0]',
+    beforeError: 'ValueError',
   }],
   *find(ctx) {
     for (const { call, recv } of ctx.methodCalls(NUMERIC_REDUCTIONS)) {
