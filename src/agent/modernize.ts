@@ -26,6 +26,7 @@ import { editsWriter, trajectoryWriter } from './trajectory.js';
 import { writeArtifacts } from './artifacts.js';
 import { DEFAULT_VERIFY_LIMITS, type VerifyLimits } from './generate-verify.js';
 import { readDataFacts } from './data-facts.js';
+import type { DataFacts } from '../fixers/rules/context.js';
 import { hasStructuralEdits, layoutCells, reorderCells } from './execution-order.js';
 import { deletedReason } from '../fixers/llm/index.js';
 import { neverRunByAuthor, storedErrors } from './stored-errors.js';
@@ -89,7 +90,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   let outcome: LoopOutcome | undefined;
   try {
     const bench = new Workbench(structuredClone(original), publish);
-    const findings = await staticPass(bench, era, dataFiles, opts, publish);
+    const { findings, facts } = await staticPass(bench, era, dataFiles, opts, publish);
     env = await KernelEnvironment.open({
       request: opts.sandbox, notebookPath: opts.notebookPath, outDir: opts.outDir, timeoutS, cellTimeoutS: opts.cellTimeoutS ?? timeoutS,
       // Errors the author's own run raised (stored error outputs): the same again is part of the record.
@@ -104,7 +105,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
     const stream = modernizationLoop({
       original, work: bench.work, environment: env, budgets, startedAt: startedAt.getTime(), incremental, forbiddenPaths,
       fixers: [
-        ruleFixer({ original, dataFiles, era, ...(symbols ? { symbols } : {}), ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}) }),
+        ruleFixer({ original, dataFiles, era, ...(facts ? { dataFacts: facts } : {}), ...(symbols ? { symbols } : {}), ...(opts.sandbox.data?.competition ? { competition: opts.sandbox.data.competition } : {}) }),
         ...(provider ? [llmFixer({ provider, original, forbiddenPaths, findings: findings.filter((f) => !f.autoFixable), timeBudgetS: timeoutS, ...(opts.sandbox.data ? { dataDir: opts.sandbox.data.dir } : {}), ...(opts.llm?.maxTokens ? { maxTokens: opts.llm.maxTokens } : {}), ...(opts.llm?.mode ? { mode: opts.llm.mode } : {}), ...(opts.llm?.toolBudgets ? { toolBudgets: opts.llm.toolBudgets } : {}) })] : []),
       ],
       spentUsd: () => spend.summary.costUsd,
@@ -174,7 +175,7 @@ function abortedBy(inner: LlmProvider, signal: AbortSignal | undefined): LlmProv
 }
 
 /** Every safe rule, all at once, before the first run (free, deterministic); returns the findings of the original. */
-async function staticPass(bench: Workbench, era: EraHint & { bounds: NonNullable<EraHint['bounds']> }, dataFiles: string[], opts: ModernizeOptions, publish: (e: AgentEvent) => void): Promise<RuleFinding[]> {
+async function staticPass(bench: Workbench, era: EraHint & { bounds: NonNullable<EraHint['bounds']> }, dataFiles: string[], opts: ModernizeOptions, publish: (e: AgentEvent) => void): Promise<{ findings: RuleFinding[]; facts?: DataFacts }> {
   const fixed = await fixNotebook(bench.work, { dataFiles, era });
   // The removed APIs the notebook used are era evidence too (it ran before they were removed); the
   // rewritten notebook no longer shows them, so the bounds are kept for the pins that follow.
@@ -194,5 +195,5 @@ async function staticPass(bench: Workbench, era: EraHint & { bounds: NonNullable
     type: 'static-pass', changedCells: fixed.patches.map((p) => p.edits[0].cell), findingsBefore: fixed.originalFindings.length,
     findings: fixed.findings.map((f) => ({ cell: f.cell, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable })),
   });
-  return fixed.originalFindings;
+  return { findings: fixed.originalFindings, ...(facts ? { facts } : {}) };
 }

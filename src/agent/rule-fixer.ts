@@ -23,6 +23,7 @@ import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/ru
 import { IID_SEARCHES, sklearnSearchIid } from '../fixers/rules/sklearn-search-iid.js';
 import { calledName, cellsFedBy } from '../fixers/python/unseeded.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
+import type { DataFacts } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
 
 export interface RuleFixerDeps {
@@ -31,6 +32,8 @@ export interface RuleFixerDeps {
   era: EraHint;
   symbols?: SymbolIndex;
   competition?: string;
+  /** What the mounted data holds (e.g. fields pandas 2 reads as missing): evidence-gated pins need it as drift candidates too. */
+  dataFacts?: DataFacts;
 }
 
 export function ruleFixer(d: RuleFixerDeps): Fixer {
@@ -90,7 +93,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), target, 'score-calibration', p.runOrder);
       if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
       const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
-      const pins = pinCandidates(actingPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true } }), notebook, target), target, p.runOrder);
+      const pins = pinCandidates(actingPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true }, ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}) }), notebook, target), target, p.runOrder);
       // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
       const ix = await ixRowPositionDriftPatch(notebook, d.original, target);
       const candidates = distinctCandidates([...pins, ...(ix ? [ix] : [])], p.isNew);

@@ -136,3 +136,19 @@ describe("SK093: a search's fold means weighted by test-fold size (iid=True unti
     assert.ok(!candidateIds(other).includes(IID), candidateIds(other).join(', '));
   });
 });
+
+describe('evidence-gated pins as drift candidates (era unknown)', () => {
+  const NA = 'pandas-pin-read-csv-none-na';
+  const nb = notebookOf([
+    'import pandas as pd',
+    "train = pd.read_csv('train.csv')",
+    'train_nas = train.isnull().sum()\ntrain_nas[train_nas > 0]',
+  ]);
+  it("read_csv's pandas-1 missing-value strings are a candidate when the data holds 'None' fields, and not without that evidence", async () => {
+    const facts = { newlyMissingTokens: { 'train.csv': ['None'] } };
+    const withFacts = await ruleFixer({ original: nb, dataFiles: ['train.csv'], era: {}, dataFacts: facts }).propose(drift(nb, 2));
+    assert.ok(candidateIds(withFacts).includes(NA), candidateIds(withFacts).join(', '));
+    const without = await ruleFixer({ original: nb, dataFiles: ['train.csv'], era: {} }).propose(drift(nb, 2));
+    assert.ok(!candidateIds(without).includes(NA), candidateIds(without).join(', '));
+  });
+});
