@@ -78,6 +78,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'py-inspect-getargspec': 'PY046',
   'py-fractions-gcd': 'PY047',
   'py-thread-isalive': 'PY048',
+  'py-random-sample-set': 'PY068',
   'py2-length-of-comparison': 'PY049',
   'py2-apply': 'PY050',
   'py2-intern': 'PY051',

@@ -3,6 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { Rule } from './types.js';
 import { err, rule, moduleMember, moveImportedNames } from './helpers.js';
 import { callArgs, replaceNode } from './tree.js';
+import { atRuntimeError } from './traceback.js';
 
 const timeClock = rule({
   id: 'py-time-clock',
@@ -206,4 +207,52 @@ const threadIsAlive = rule({
   },
 });
 
-export const stdlibRules: Rule[] = [timeClock, collectionsAbc, base64Legacy, impModule, getargspec, fractionsGcd, threadIsAlive];
+/** A value that is visibly a set (or a dict's keys view, a Set too): random.sample took it until 3.11. */
+function visiblySet(n: SyntaxNode): boolean {
+  if (n.type === 'set' || n.type === 'set_comprehension') return true;
+  if (n.type !== 'call') return false;
+  const fn = n.childForFieldName('function');
+  if (fn?.type === 'identifier') return fn.text === 'set' || fn.text === 'frozenset';
+  return fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'keys' && !callArgs(n)?.all.length;
+}
+
+const SAMPLE_NOT_SEQUENCE = /Population must be a sequence/;
+
+/**
+ * random.sample(population, k) turned a set into `tuple(population)` (a DeprecationWarning from 3.9);
+ * Python 3.11 requires a sequence: "Population must be a sequence.  For dicts or sets, use
+ * sorted(d)." sorted() would draw other elements than the author's run did; tuple() is what the old
+ * code did, in the set's own iteration order. Static where the argument is visibly a set (`set(...)`,
+ * a set display or comprehension, `d.keys()`); a name holding one is rewritten from the TypeError,
+ * on the traceback's line.
+ */
+const randomSampleSet = rule({
+  id: 'py-random-sample-set',
+  triggers: ['sample'],
+  library: 'python',
+  title: 'random.sample(a_set, k)',
+  old: 'random.sample(set(values), 3)',
+  new: 'random.sample(tuple(set(values)), 3)',
+  removedIn: '3.11',
+  errors: [err('TypeError', SAMPLE_NOT_SEQUENCE)],
+  link: 'https://docs.python.org/3/whatsnew/3.11.html#random',
+  message: 'random.sample no longer converts a set to a sequence (Python 3.11): tuple(population) is the conversion it made, in the same order (sorted() would draw different elements)',
+  fixtures: [{
+    before: 'import random\nfrom random import sample\nrandom.seed(0)\ncols = {3, 1, 4, 5, 9}\nprint(sorted(random.sample(set(cols), 2)), sample(cols, 1))',
+    after: 'import random\nfrom random import sample\nrandom.seed(0)\ncols = {3, 1, 4, 5, 9}\nprint(sorted(random.sample(tuple(set(cols)), 2)), sample(tuple(cols), 1))',
+    expect: '[5, 9] [1]',
+    beforeError: 'TypeError',
+    context: { runtime: { ename: 'TypeError', evalue: 'Population must be a sequence.  For dicts or sets, use sorted(d).', lines: [5] } },
+  }],
+  *find(ctx) {
+    const at = atRuntimeError(ctx, SAMPLE_NOT_SEQUENCE);
+    for (const { call } of ctx.callsTo(['random.sample'])) {
+      const pop = callArgs(call)?.positional[0];
+      if (!pop || pop.type === 'list_splat') continue;
+      const named = at && at.onLine(call) && (pop.type === 'identifier' || pop.type === 'attribute' || pop.type === 'subscript');
+      if (visiblySet(pop) || named) yield { node: pop, edits: [replaceNode(pop, `tuple(${pop.text})`)] };
+    }
+  },
+});
+
+export const stdlibRules: Rule[] = [timeClock, collectionsAbc, base64Legacy, impModule, getargspec, fractionsGcd, threadIsAlive, randomSampleSet];
