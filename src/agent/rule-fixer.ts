@@ -117,9 +117,21 @@ const ACTS_AT: Record<string, readonly string[]> = {
 
 export function actingPins(pins: readonly Patch[], notebook: Notebook, target: number): Patch[] {
   const ids = new Set(pins.flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds.filter((id) => ACTS_AT[id]) : [])));
-  if (!ids.size) return [...pins];
   const acting = new Map([...ids].map((id) => [id, fedBy(notebook, ACTS_AT[id]!).has(target)]));
-  return pins.filter((p) => p.source.kind !== 'rule' || p.source.ruleIds.every((id) => acting.get(id) ?? true));
+  // A pin at a call site moves only the values that flow from its cell: one in a cell the drifted cell
+  // does not read from (a LogisticRegression's solver, for a drift in a KNN score) would spend a
+  // trial, and the trials are few, on a run that cannot change the drifted value.
+  const du = analyzeNotebook(notebook);
+  const feeding = new Map<number, boolean>();
+  const feeds = (cell: number): boolean => {
+    if (!feeding.has(cell)) feeding.set(cell, cell === target || dependentCells(du, cell).has(target));
+    return feeding.get(cell)!;
+  };
+  return pins.filter((p) => {
+    if (p.source.kind !== 'rule') return true;
+    if (p.source.ruleIds.some((id) => ACTS_AT[id])) return p.source.ruleIds.every((id) => acting.get(id) ?? true);
+    return p.edits.some((e) => feeds(e.cell));
+  });
 }
 
 /** The cells whose values come from a call of one of `names` (the Python layer's cellsFedBy). */

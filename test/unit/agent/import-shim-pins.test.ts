@@ -152,3 +152,21 @@ describe('evidence-gated pins as drift candidates (era unknown)', () => {
     assert.ok(!candidateIds(without).includes(NA), candidateIds(without).join(', '));
   });
 });
+
+describe('call-site pins are drift candidates only where their cell feeds the drifted one', () => {
+  const nb = notebookOf([
+    'import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LogisticRegression\nfrom sklearn.neighbors import KNeighborsClassifier\nfrom sklearn.model_selection import cross_val_score',
+    "df = pd.read_csv('train.csv')\nX, y = df[['Pclass']], df['Survived']",
+    'lr = LogisticRegression()\nlr.fit(X, y)\nprint(lr.score(X, y))',
+    'knn_scores = {k: np.mean(cross_val_score(KNeighborsClassifier(n_neighbors=k), X, y, cv=10)) for k in (1, 3, 5)}',
+    'print(max(knn_scores, key=knn_scores.get))',
+  ]);
+  const LR = 'sklearn-pin-logistic-solver';
+  it("a LogisticRegression's solver pin is no candidate for a drift in the KNN scores, and is one for the logistic score", async () => {
+    const knn = await ruleFixer({ original: nb, dataFiles: [], era: {} }).propose(drift(nb, 4));
+    assert.ok(!candidateIds(knn).includes(LR), candidateIds(knn).join(', '));
+    assert.ok(candidateIds(knn).includes(SKF), candidateIds(knn).join(', '));
+    const lr = await ruleFixer({ original: nb, dataFiles: [], era: {} }).propose(drift(nb, 2));
+    assert.ok(candidateIds(lr).includes(LR), candidateIds(lr).join(', '));
+  });
+});
