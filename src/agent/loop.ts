@@ -52,6 +52,9 @@ export interface LoopInput {
 
 export interface LoopOutcome { work: Notebook; runOrder?: number[]; final?: { run: RunResult; executed: Notebook }; stop: Stop }
 
+/** Never-run cells skipped for rebinding what a failing recorded cell reads, at most (never-run-overwriter.ts). */
+const MAX_OVERWRITER_SKIPS = 3;
+
 export function modernizationLoop(input: LoopInput): AsyncGenerator<AgentEvent, LoopOutcome> {
   return eventStream<AgentEvent, LoopOutcome>((emit) => loop(input, emit));
 }
@@ -188,7 +191,8 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
           continue;
         }
         // A never-run cell above that rebinds what this recorded cell reads: skip it and re-run.
-        const over = env.excuse && d.neverRun && diagnosis.error && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable')
+        // At most MAX_OVERWRITER_SKIPS of them per notebook: each costs a run from a fresh kernel.
+        const over = env.excuse && d.neverRun && diagnosis.error && overwritersSkipped.size < MAX_OVERWRITER_SKIPS && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable')
           ? neverRunOverwriter(analyzeNotebook(bench.work), diagnosis.cell, diagnosis.error.ename, d.neverRun, overwritersSkipped, bench.runOrder) : undefined;
         if (!over) return done(stop);
         overwritersSkipped.add(over.cell);
