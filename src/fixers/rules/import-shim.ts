@@ -17,6 +17,11 @@ export interface ShimSpec {
   qualifies: (b: Binding) => boolean;
 }
 
+/** `ShimSpec.qualifies` for any import of a package or one of its modules (`sklearn`, `sklearn.svm`, ...). */
+export function importOf(pkg: string): (b: Binding) => boolean {
+  return (b) => b.qname === pkg || b.qname.startsWith(`${pkg}.`);
+}
+
 /** The notebook's first top-level import statement that binds a qualifying name. */
 function firstImport(ctx: CellContext, spec: ShimSpec): { cell: number; stmt: SyntaxNode } | undefined {
   return ctx.nb.memo(`shim-import:${spec.mark}`, () => {

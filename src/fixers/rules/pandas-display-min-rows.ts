@@ -12,7 +12,7 @@
  */
 import type { Rule, RuleMatch } from './types.js';
 import { rule } from './helpers.js';
-import { shimAfterImport, type ShimSpec } from './import-shim.js';
+import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
 
 const MARK = '_pd_min_rows_';
 
@@ -21,7 +21,7 @@ export const MIN_ROWS_SHIM = `${MARK} = __import__('pandas').set_option('display
 const SHIM: ShimSpec = {
   mark: MARK,
   text: MIN_ROWS_SHIM,
-  qualifies: (b) => b.qname === 'pandas' || b.qname.startsWith('pandas.'),
+  qualifies: importOf('pandas'),
 };
 
 export const pandasDisplayMinRows: Rule = rule({

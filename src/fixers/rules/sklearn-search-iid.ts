@@ -16,7 +16,7 @@
  */
 import type { Rule, RuleMatch } from './types.js';
 import { rule } from './helpers.js';
-import { shimAfterImport, type ShimSpec } from './import-shim.js';
+import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
 
 const MARK = '_sk_search_';
 
@@ -51,7 +51,7 @@ const IID_FALSE = /\biid\s*=\s*False\b|['"]iid['"]\s*:\s*False\b/g;
 const SHIM: ShimSpec = {
   mark: MARK,
   text: SEARCH_IID_SHIM,
-  qualifies: (b) => b.qname === 'sklearn' || b.qname.startsWith('sklearn.'),
+  qualifies: importOf('sklearn'),
 };
 
 const FIXTURE = [

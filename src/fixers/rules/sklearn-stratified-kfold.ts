@@ -17,7 +17,7 @@
  */
 import type { Rule, RuleMatch } from './types.js';
 import { rule } from './helpers.js';
-import { shimAfterImport, type ShimSpec } from './import-shim.js';
+import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
 
 const MARK = '_sk_split_';
 
@@ -52,7 +52,7 @@ const USES = new RegExp(`\\b(${STRATIFIED_SPLITTERS.join('|')})\\(`);
 const SHIM: ShimSpec = {
   mark: MARK,
   text: PRE_022_FOLDS,
-  qualifies: (b) => b.qname === 'sklearn' || b.qname.startsWith('sklearn.'),
+  qualifies: importOf('sklearn'),
 };
 
 const FIXTURE = [
