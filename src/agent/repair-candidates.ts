@@ -22,7 +22,7 @@ import { ixPositionalPatches } from '../fixers/rules/pandas-ix-at-error.js';
 import { plotKeywordPatches } from '../fixers/rules/plot-keyword-at-error.js';
 import { reshape1dPatches } from '../fixers/rules/sklearn-1d-reshape.js';
 import { homesOf, type SymbolIndex } from '../core/symbol-index.js';
-import type { RuntimeEvidence } from '../fixers/rules/context.js';
+import type { DataFacts, RuntimeEvidence } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
 import type { EraHint } from '../fixers/rules/types.js';
 
@@ -45,6 +45,8 @@ export interface RepairInputs {
   symbols?: SymbolIndex;
   /** The run order in force (undefined: file order). */
   runOrder?: number[];
+  /** What the mounted data holds (fields pandas 2 reads as missing): gates the pins of evidence. */
+  dataFacts?: DataFacts;
 }
 
 export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> {
@@ -65,7 +67,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     for (const p of rulePatches) out.push({ patch: p, label: `${p.source.kind === 'rule' ? p.source.ruleIds.join('+') : 'rule'}${cell !== inp.cell ? ` (cell ${cell}, where the traceback points)` : ''}` });
   }
   for (const c of await reshape1dPatches(inp.notebook, inp.cell, inp.error.evalue, frames, inp.error.traceback ?? [])) out.push(c);
-  for (const c of await upstreamPinPatches(inp.notebook, inp.cell, inp.error)) out.push(c);
+  for (const c of await upstreamPinPatches(inp.notebook, inp.cell, inp.error, inp.dataFacts)) out.push(c);
   if (inp.symbols) {
     for (const c of await movedSymbolPatches(inp.notebook, inp.cell, inp.error, inp.symbols)) out.push(c);
     // After the rules: a keyword no rule knows, checked against the callee's current signature.
@@ -118,12 +120,25 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
 /** Errors that can come from the state earlier cells left (a column, a name, a shape), not from the failing line's API. */
 const STATEFUL_ERRORS = new Set(['KeyError', 'NameError', 'AttributeError', 'ValueError', 'IndexError', 'TypeError', 'UnboundLocalError']);
 
+/** What an unexpected NaN raises downstream (scikit-learn 1.4, pandas 2.2, numpy 2.2 messages). */
+const NAN_SIGNATURES = new RegExp([
+  String.raw`Found unknown categories \[[^\]]*\bnan\b`, // OneHotEncoder(handle_unknown='error')
+  String.raw`Input (X |y )?contains NaN`, // check_array
+  String.raw`uniformly strings or numbers\. Got \['float', 'str'\]`, // LabelEncoder / OrdinalEncoder
+  String.raw`Cannot convert non-finite values \(NA or inf\) to integer`, // astype(int)
+  String.raw`cannot convert float NaN to integer`,
+  String.raw`'float' object has no attribute '\w+'`, // a str method on a missing field
+  String.raw`'<' not supported between instances of '(float|str)' and '(str|float)'`, // sorted / np.unique of mixed
+  String.raw`argument must be a string or a( real)? number, not 'float'`,
+  String.raw`object of type 'float' has no len\(\)`, // len() of a missing field
+].join('|'));
+
 /**
  * Errors whose cause is a changed default upstream of the failing cell, not the failing line: the
  * old default pinned at every call before the cell, as one candidate (kept only if the run then
  * agrees with the stored outputs). Each row: the exception it raises now, and the pin rule.
  */
-const UPSTREAM_PINS: Array<{ ename: string; pattern: RegExp; ruleId: string; why: string }> = [
+const UPSTREAM_PINS: Array<{ ename: string | RegExp; pattern: RegExp; ruleId: string; why: string }> = [
   // pandas 2.0: get_dummies returns bool columns; numpy refuses `-` on bools (uint8 before).
   { ename: 'TypeError', pattern: /numpy boolean (subtract|negative)/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0)" },
   // pandas refuses /, // and ** on two bool operands (since 2014); dummies were uint8 before 2.0.
@@ -136,13 +151,18 @@ const UPSTREAM_PINS: Array<{ ename: string; pattern: RegExp; ruleId: string; why
   // scikit-learn 0.22: LogisticRegression's default solver became lbfgs, which refuses penalty='l1'
   // (and dual=True) that liblinear, the old default, accepted.
   { ename: 'ValueError', pattern: /Solver lbfgs supports only '?l2'? or ('?none'?|None) penalties|Solver lbfgs supports only dual=False/, ruleId: 'sklearn-pin-logistic-solver', why: "LogisticRegression's default solver (liblinear before scikit-learn 0.22)" },
+  // pandas 2.0 reads the field value 'None' as NaN (#52493). Where the data holds such fields (the
+  // pin's own gate: DataFacts), the NaN that breaks a later cell is often one the author never had:
+  // an encoder meeting an unknown category nan, an estimator refusing NaN input, a string method on
+  // a float, an integer cast, a sort of mixed str and float.
+  { ename: /^(ValueError|TypeError|AttributeError|IntCastingNaNError)$/, pattern: NAN_SIGNATURES, ruleId: 'pandas-pin-read-csv-none-na', why: "read_csv's missing-value strings (pandas 1 read the field value 'None' as a string)" },
 ];
 
-async function upstreamPinPatches(nb: Notebook, cell: number, error: CellError): Promise<Candidate[]> {
+async function upstreamPinPatches(nb: Notebook, cell: number, error: CellError, dataFacts?: DataFacts): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const row of UPSTREAM_PINS) {
-    if (row.ename !== error.ename || !row.pattern.test(error.evalue)) continue;
-    const pins = (await pinDefaults(nb, { era: { unknownAsOld: true }, ruleIds: [row.ruleId] })).filter((p) => p.edits.every((e) => e.cell <= cell));
+    if (!(typeof row.ename === 'string' ? row.ename === error.ename : row.ename.test(error.ename)) || !row.pattern.test(error.evalue)) continue;
+    const pins = (await pinDefaults(nb, { era: { unknownAsOld: true }, ruleIds: [row.ruleId], ...(dataFacts ? { dataFacts } : {}) })).filter((p) => p.edits.every((e) => e.cell <= cell));
     if (!pins.length) continue;
     const edits = pins.flatMap((p) => p.edits).sort((a, b) => a.cell - b.cell);
     out.push({

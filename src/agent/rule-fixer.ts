@@ -47,6 +47,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         const candidates = distinctCandidates(await repairCandidates({
           notebook, cell: diagnosis.cell, error, dataFiles: d.dataFiles, original: d.original, era: d.era,
           ...(d.symbols ? { symbols: d.symbols } : {}), ...(d.competition ? { competition: d.competition } : {}), ...(p.runOrder ? { runOrder: p.runOrder } : {}),
+          ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}),
         }), p.isNew);
         if (!candidates.length) return undefined;
         return { kind: 'candidates', candidates, accept: () => true, rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs) };

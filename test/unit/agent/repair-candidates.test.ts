@@ -60,6 +60,38 @@ describe('repairCandidates (runtime evidence)', () => {
     }
   });
 
+  it("a NaN the author never had (pandas 2 reads the field value 'None' as missing): the pandas 1 NA strings are pinned at the reads upstream, only where the data holds such fields", async () => {
+    const nb = makeNotebook([
+      "import pandas as pd\ntrain = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv', na_values=['?'])",
+      "from sklearn.preprocessing import OneHotEncoder\nenc = OneHotEncoder().fit(train[['MasVnrType']])\nenc.transform(test[['MasVnrType']])",
+      "late = pd.read_csv('other.csv')",
+    ]);
+    const facts = { newlyMissingTokens: { 'train.csv': ['None'] } };
+    const label = (c: { label: string }) => c.label.startsWith('pandas-pin-read-csv-none-na');
+    const errors = [
+      { ename: 'ValueError', evalue: 'Found unknown categories [nan] in column 0 during transform' },
+      { ename: 'ValueError', evalue: 'Input X contains NaN.' },
+      { ename: 'IntCastingNaNError', evalue: 'Cannot convert non-finite values (NA or inf) to integer' },
+      { ename: 'AttributeError', evalue: "'float' object has no attribute 'lower'" },
+      { ename: 'TypeError', evalue: "'<' not supported between instances of 'float' and 'str'" },
+      { ename: 'TypeError', evalue: "object of type 'float' has no len()" },
+    ];
+    for (const e of errors) {
+      const cands = await repairCandidates({ notebook: nb, cell: 1, error: { ...e, traceback: [] }, dataFiles: ['train.csv', 'test.csv'], dataFacts: facts });
+      const pin = cands.find(label);
+      assert.ok(pin, `${e.evalue}: ${JSON.stringify(cands.map((c) => c.label))}`);
+      // Only the read that left the choice to the default, and not one after the failing cell.
+      assert.deepEqual(pin!.patch.edits.map((x) => x.cell), [0]);
+      assert.match((pin!.patch.edits[0] as any).newSource, /read_csv\('train\.csv', keep_default_na=False, na_values=\[''/);
+      assert.match((pin!.patch.edits[0] as any).newSource, /read_csv\('test\.csv', na_values=\['\?'\]\)/);
+    }
+    const error = { ...errors[0]!, traceback: [] };
+    // No evidence in the data, no pin; an unrelated error, no pin.
+    assert.ok(!(await repairCandidates({ notebook: nb, cell: 1, error, dataFiles: [] })).some(label));
+    assert.ok(!(await repairCandidates({ notebook: nb, cell: 1, error, dataFiles: [], dataFacts: { newlyMissingTokens: {} } })).some(label));
+    assert.ok(!(await repairCandidates({ notebook: nb, cell: 1, error: { ename: 'ValueError', evalue: 'could not convert string to float', traceback: [] }, dataFiles: [], dataFacts: facts })).some(label));
+  });
+
   it("penalty='l1' refused by the new default solver: the old solver is pinned at the constructor upstream", async () => {
     const nb = makeNotebook(["from sklearn.linear_model import LogisticRegression\nclf = LogisticRegression(penalty='l1', C=0.5)", 'clf.fit([[0.0], [1.0]], [0, 1])']);
     const error = { ename: 'ValueError', evalue: "Solver lbfgs supports only 'l2' or None penalties, got l1 penalty.", traceback: [] };
