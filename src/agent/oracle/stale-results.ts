@@ -17,6 +17,11 @@ export function lastStatement(source: string): string | undefined {
   return lastTopLevelStatement(source)?.text;
 }
 
+/** False for a cell of comments and blank lines only (what an author leaves after commenting code out). */
+export function hasStatements(source: string): boolean {
+  return source.trim() !== '' && lastTopLevelStatement(source) !== undefined;
+}
+
 /** True when the cell's last statement cannot give IPython a value to show as its result. */
 export function cannotHaveResult(source: string): boolean {
   const last = lastTopLevelStatement(source);

@@ -8,6 +8,7 @@ import { sourceText, type CodeCell, type Notebook } from '../../core/notebook.js
 import { cellNumbers } from './numbers.js';
 import { outOfOrderCells } from './order.js';
 import { withoutStaleResult } from './extract.js';
+import { hasStatements } from './stale-results.js';
 import { compareCell } from './compare.js';
 import { DEFAULT_TOLERANCE, type CellReport, type CellVerdict, type Comparison, type OracleVerdict } from './types.js';
 
@@ -52,9 +53,10 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
       comparisons.push(...r.comparisons);
       return;
     }
-    // Outputs stored under a cell whose source was later deleted cannot come back.
-    if (r.report.verdict !== 'not-compared' && sourceText(c.source).trim() === '') {
-      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: 'the cell has no source: its stored outputs are stale' };
+    // Outputs stored under a cell whose source was later deleted, or commented out line by line (an
+    // author keeping a slow search's code but not running it again), cannot come back.
+    if (r.report.verdict !== 'not-compared' && !hasStatements(sourceText(c.source))) {
+      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: sourceText(c.source).trim() ? 'the cell holds only comments now: its stored outputs are stale' : 'the cell has no source: its stored outputs are stale' };
       r.comparisons = [];
     }
     const ooo = late.get(i);

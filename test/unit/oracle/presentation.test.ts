@@ -379,6 +379,15 @@ test('native library logs with source references and outputs left under an empti
   const stale = cellsOf(v).find((c) => c.cell === 1)!;
   assert.equal(stale.verdict, 'not-compared');
   assert.match(stale.note!, /no source/);
+  // Commented out line by line after the run: the same.
+  const [o2, n2] = pair([[stream('rmse 0.12\n')], [stream('Score = 0.94084\nScore = 0.69192\n')]], [[stream('rmse 0.12\n')], []]);
+  o2.cells[1]!.source = '# for d in [5, 10]:\n#     print("Score = {0:.5f}".format(score(d)))\n\n# done';
+  const v2 = storedOutputsOracle(o2, n2);
+  assert.equal(v2.matches, true, String(v2.details.reason));
+  assert.match(cellsOf(v2).find((c) => c.cell === 1)!.note!, /only comments/);
+  // Code still there: judged.
+  o2.cells[1]!.source = 'for d in [5, 10]:\n    print("Score = {0:.5f}".format(score(d)))';
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
 
 test('printed DataFrames (no HTML) are tables too: truncated differently, they compare by label', () => {
