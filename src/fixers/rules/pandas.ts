@@ -1785,14 +1785,40 @@ const columnsSet = rule({
 /** `df['col']` / `df.col`: the column name the Series carries, when it is written literally. */
 function columnName(ctx: CellContext, recv: SyntaxNode): string | undefined {
   if (recv.type === 'subscript') {
+    const value = recv.childForFieldName('value');
+    // s.str[0] keeps the Series' name.
+    if (value && accessorOf(value) === 'str') return columnName(ctx, value.childForFieldName('object')!);
     const keys = recv.childrenForFieldName('subscript').filter((k): k is SyntaxNode => !!k);
     return keys.length === 1 ? stringValue(keys[0]) : undefined;
   }
   if (recv.type === 'attribute') {
     const obj = recv.childForFieldName('object');
+    // s.dt.year keeps the Series' name.
+    if (obj && accessorOf(obj) === 'dt') return columnName(ctx, obj.childForFieldName('object')!);
     return obj && ctx.nb.isDataFrameExpr(obj, ctx.index) ? recv.childForFieldName('attribute')?.text : undefined;
   }
+  if (recv.type === 'call') {
+    // A Series method that returns a Series of the same name (df['Name'].map(f), .fillna(x),
+    // .str.lower()): the name is the column's.
+    const fn = recv.childForFieldName('function');
+    const obj = fn?.type === 'attribute' ? fn.childForFieldName('object') : null;
+    const method = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : undefined;
+    if (!obj || !method) return undefined;
+    if (accessorOf(obj) === 'str') return NAME_KEEPING_STR.has(method) ? columnName(ctx, obj.childForFieldName('object')!) : undefined;
+    return NAME_KEEPING.has(method) ? columnName(ctx, obj) : undefined;
+  }
   return undefined;
+}
+
+/** Series methods whose result keeps the Series' name (DataFrame.apply(axis=1) is not reached: its receiver is a frame, not a column). */
+const NAME_KEEPING = new Set(['map', 'apply', 'fillna', 'astype', 'dropna', 'round', 'abs', 'replace', 'clip', 'copy', 'sort_values', 'sort_index', 'head', 'tail', 'where', 'mask', 'ffill', 'bfill', 'interpolate']);
+/** `.str` methods whose result is a Series of the same name. */
+const NAME_KEEPING_STR = new Set(['lower', 'upper', 'strip', 'lstrip', 'rstrip', 'title', 'capitalize', 'replace', 'slice', 'get', 'len', 'contains', 'startswith', 'endswith']);
+
+/** 'str' / 'dt' for `<expr>.str` / `<expr>.dt`, else undefined. */
+function accessorOf(n: SyntaxNode): string | undefined {
+  const a = n.type === 'attribute' ? n.childForFieldName('attribute')?.text : undefined;
+  return a === 'str' || a === 'dt' ? a : undefined;
 }
 
 const valueCountsNames = rule({
@@ -1816,6 +1842,12 @@ const valueCountsNames = rule({
     before: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = pd.DataFrame(df['c'].value_counts())\nprint(t['c'].tolist())",
     after: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nt = pd.DataFrame(df['c'].value_counts().rename_axis(None).rename('c'))\nprint(t['c'].tolist())",
     expect: '[2, 1]',
+    beforeError: 'KeyError',
+  }, {
+    // The counts of a transformed column (map, .str methods keep the Series' name).
+    before: "import pandas as pd\ndf = pd.DataFrame({'Name': ['Smith, Mr. A', 'Smith, Mrs. B', 'Jones, Mr. C']})\nt = df['Name'].map(lambda x: x.split(',')[0].lower()).value_counts().reset_index().rename(columns={'index': '_Name', 'Name': 'counts'})\nu = df.Name.str.lower().value_counts().reset_index()\nprint(t['_Name'].tolist(), t['counts'].tolist(), list(u.columns))",
+    after: "import pandas as pd\ndf = pd.DataFrame({'Name': ['Smith, Mr. A', 'Smith, Mrs. B', 'Jones, Mr. C']})\nt = df['Name'].map(lambda x: x.split(',')[0].lower()).value_counts().rename_axis(None).rename('Name').reset_index().rename(columns={'index': '_Name', 'Name': 'counts'})\nu = df.Name.str.lower().value_counts().rename_axis(None).rename('Name').reset_index()\nprint(t['_Name'].tolist(), t['counts'].tolist(), list(u.columns))",
+    expect: "['smith', 'jones'] [2, 1] ['index', 'Name']",
     beforeError: 'KeyError',
   }, {
     // The result kept in a variable and reset in a later statement.
