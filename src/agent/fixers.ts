@@ -37,7 +37,7 @@ export interface Problem {
 
 export type Proposal =
   | { kind: 'patch'; patch: Patch }
-  | { kind: 'candidates'; candidates: Candidate[]; rank: (s: RunState, fromCell: number, cellExecutions: number) => TrialOutcome; accept: (o: TrialOutcome) => boolean }
+  | { kind: 'candidates'; candidates: Candidate[]; rank: (s: RunState, fromCell: number, cellExecutions: number, candidate: Candidate) => TrialOutcome; accept: (o: TrialOutcome) => boolean }
   | { kind: 'stop'; reason: StopReason; detail: string };
 
 export interface Fixer {

@@ -30,6 +30,13 @@ export interface Candidate {
    * printed results can confirm; a run that merely gets further is no evidence for it.
    */
   needsAgreement?: boolean;
+  /**
+   * Its value is read from the stored outputs themselves (a literal as the author's run showed it):
+   * a drift trial then agrees once the drifted cell and every cell before it agree, even if more
+   * values differ further down (they were computed from what came before: the earliest divergence
+   * is repaired first, the later ones are the next problems).
+   */
+  fromRecord?: boolean;
 }
 
 /** How a trial ended, best first: kept at once, kept as a fallback, or rejected. */
@@ -237,7 +244,9 @@ export function mergePins(pins: readonly Patch[], fixType: Patch['fixType'], sum
  * Rank a trial made against a drift (score-calibration): it `agrees` only when the run is no worse
  * (no cell fails that ran before), the drifted cell now agrees with its stored outputs, and fewer
  * stored values differ in the whole notebook than before the trial. Anything else is not evidence
- * that the candidate restores the author's result, so the loop does not keep it.
+ * that the candidate restores the author's result, so the loop does not keep it. A candidate read
+ * from the record itself (`earliestFirst`, Candidate.fromRecord) also agrees when the drifted cell and
+ * every cell before it agree, however many values differ after them.
  */
 export function rankDriftTrial(
   target: number,
@@ -245,6 +254,7 @@ export function rankDriftTrial(
   cells: readonly CellRecord[],
   comparisons: readonly Comparison[],
   cellExecutions: number,
+  opts: { earliestFirst?: boolean } = {},
 ): TrialOutcome {
   const failed = firstFailure(cells);
   const judged = comparisons.filter((c) => !c.outOfOrder);
@@ -254,6 +264,8 @@ export function rankDriftTrial(
   if (failed) return { ...base, rank: 'error-moved', detail: `cell ${failed.index} fails: ${failed.error?.ename ?? failed.status}` };
   const targetBad = atTarget.find((c) => !c.ok);
   if (targetBad) return { ...base, rank: 'runs-drifts', detail: `cell ${target} still differs (${targetBad.original} -> ${targetBad.new}); ${drifted} stored values differ in all` };
+  const upToTarget = judged.filter((c) => !c.ok && c.cell !== null && c.cell <= target).length;
+  if (opts.earliestFirst && upToTarget === 0 && drifted > 0) return { ...base, rank: 'agrees', detail: `cell ${target} and every cell before it agree; ${drifted} stored values differ further down (${driftedBefore} before)` };
   if (drifted >= driftedBefore) return { ...base, rank: 'runs-drifts', detail: `cell ${target} agrees but ${drifted} stored values differ elsewhere (${driftedBefore} before)` };
   return { ...base, rank: 'agrees', detail: `cell ${target} agrees; ${drifted} stored values differ in all (${driftedBefore} before)` };
 }

@@ -18,6 +18,7 @@ import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import { searchPinPatch } from '../fixers/rules/runtime-search-pin.js';
 import { analyzeNotebook, dependentCells } from '../fixers/python/defuse.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
+import { editedLiteralPatches } from '../fixers/rules/edited-literal.js';
 import { LINEAR_REGRESSION, sklearnLinearRegressionRank } from '../fixers/rules/sklearn-linear-regression-rank.js';
 import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/rules/sklearn-stratified-kfold.js';
 import { IID_SEARCHES, sklearnSearchIid } from '../fixers/rules/sklearn-search-iid.js';
@@ -97,9 +98,11 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const pins = pinCandidates(actingPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true }, ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}) }), notebook, target), target, p.runOrder);
       // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
       const ix = await ixRowPositionDriftPatch(notebook, d.original, target);
-      const candidates = distinctCandidates([...pins, ...(ix ? [ix] : [])], p.isNew);
+      // A literal edited after its cell ran (the stored result shows the old value), last: the record decides.
+      const edited = await editedLiteralPatches(notebook, d.original, target);
+      const candidates = distinctCandidates([...pins, ...(ix ? [ix] : []), ...edited.map((e) => ({ ...e, fromRecord: true }))], p.isNew);
       if (!candidates.length) return undefined;
-      return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs) };
+      return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs, c) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs, { earliestFirst: !!c.fromRecord }) };
     },
   };
 }

@@ -81,7 +81,7 @@ export class Runner {
    * `accept` allows is returned with its run.
    */
   async verify(step: number, target: number, candidates: Candidate[], state: RunState, kernelStale: boolean, limits: VerifyLimits,
-    rank: (s: RunState, fromCell: number, cellExecutions: number) => TrialOutcome, accept: (o: TrialOutcome) => boolean): Promise<VerifyOutcome> {
+    rank: (s: RunState, fromCell: number, cellExecutions: number, candidate: Candidate) => TrialOutcome, accept: (o: TrialOutcome) => boolean): Promise<VerifyOutcome> {
     // The run the kernel's state comes from, and the first cell whose code in the kernel is a trial's:
     // a trial that failed again at the target ran nothing after it, so the next trial can resume
     // from its own first patched cell if that is no later than the previous trial's.
@@ -92,7 +92,7 @@ export class Runner {
       const patched = c.patch.edits.map((e) => e.cell);
       const fromCell = c.order ? 0 : Math.min(...patched, target);
       const s = base && !c.order && fromCell <= baseFrom ? await this.reexecute(step, patched, base, false, index, target) : await this.execute('full', 0);
-      const outcome = rank(s, fromCell, this.env.cellExecutions - execBefore);
+      const outcome = rank(s, fromCell, this.env.cellExecutions - execBefore, c);
       base = firstFailure(s.cells)?.index === target && !c.order ? s : undefined;
       baseFrom = fromCell;
       this.emit({ type: 'candidate', step, index, label: c.label, source: c.patch.source, summary: c.patch.summary, edits: c.patch.edits, ...(c.order ? { order: c.order } : {}), outcome });

@@ -117,9 +117,9 @@ describe('runtime reduction', () => {
     const slowProblem = { ...problem(nb, 2), state: st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'budget-exceeded')]), oracle: () => ({ comparisons: [] }) as any };
     const q = await fixer.propose(slowProblem);
     if (q?.kind !== 'candidates') return assert.fail('candidates expected');
-    const still = q.rank(st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'budget-exceeded')]), 2, 1);
+    const still = q.rank(st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'budget-exceeded')]), 2, 1, q.candidates[0]!);
     assert.equal(q.accept(still), false);
-    const past = q.rank(st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'ok'), rec(3, 'ok')]), 2, 2);
+    const past = q.rank(st([rec(0, 'ok'), rec(1, 'ok'), rec(2, 'ok'), rec(3, 'ok')]), 2, 2, q.candidates[0]!);
     assert.equal(past.rank, 'agrees');
     assert.equal(q.accept(past), true);
   });

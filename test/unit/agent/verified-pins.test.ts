@@ -51,6 +51,15 @@ describe('rankDriftTrial', () => {
     assert.equal(rankDriftTrial(1, 1, cells, [cmp(1, true), cmp(2, false)], 3).rank, 'runs-drifts');
   });
 
+  it('a candidate read from the record agrees once the drifted cell and every cell before it agree', () => {
+    const four = [ok(0), ok(1), ok(2), ok(3)];
+    const after = [cmp(0, true), cmp(1, true), cmp(2, false), cmp(3, false)];
+    assert.equal(rankDriftTrial(1, 1, four, after, 3).rank, 'runs-drifts');
+    assert.equal(rankDriftTrial(1, 1, four, after, 3, { earliestFirst: true }).rank, 'agrees');
+    // Not while a cell before the drifted one differs.
+    assert.equal(rankDriftTrial(1, 1, four, [cmp(0, false), cmp(1, true), cmp(2, false)], 3, { earliestFirst: true }).rank, 'runs-drifts');
+  });
+
   it('a trial that breaks a cell is never agreement', () => {
     const broken = [ok(0), { index: 1, status: 'error', error: { ename: 'TypeError', evalue: 'x', traceback: [] } } as unknown as CellRecord];
     const o = rankDriftTrial(1, 1, broken, [], 2);
