@@ -298,6 +298,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-getitem-int-positions-at-error': 'PD141',
   'pandas-pin-display-min-rows': 'PD142',
   'pandas-loc-one-element-value': 'PD143',
+  'pandas-groupby-apply-group-keys': 'PD145',
   'pandas-to-datetime-iso-format': 'PD144',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',

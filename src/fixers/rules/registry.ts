@@ -31,6 +31,7 @@ import { sklearnLinearRegressionRank } from './sklearn-linear-regression-rank.js
 import { sklearnStratifiedKFoldPre022 } from './sklearn-stratified-kfold.js';
 import { sklearnSearchIid } from './sklearn-search-iid.js';
 import { pandasLocOneElement } from './pandas-loc-one-element.js';
+import { pandasGroupbyApplyGroupKeys } from './pandas-groupby-apply-group-keys.js';
 import { pandasToDatetimeIso } from './pandas-to-datetime-iso.js';
 import { pandasSeriesPlotPositional } from './pandas-series-plot-positional.js';
 import { pandasResampleImplicitMean } from './pandas-resample-implicit-mean.js';
@@ -55,7 +56,7 @@ import { dataDropAbsentLabels } from './data-drop-absent-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, pandasMissingLabelsReindex, dataDropAbsentLabels];
+  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, pandasGroupbyApplyGroupKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, pandasMissingLabelsReindex, dataDropAbsentLabels];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {
