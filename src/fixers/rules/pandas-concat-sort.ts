@@ -16,7 +16,8 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule } from './types.js';
 import { rule } from './helpers.js';
-import { addArgument, callArgs, isPure, kwValue, stringValue } from './tree.js';
+import { addArgument, callArgs, isPure, kwValue, methodCall, stringValue } from './tree.js';
+import type { CellContext } from './context.js';
 
 function frames(list: SyntaxNode): SyntaxNode[] {
   return list.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
@@ -40,26 +41,50 @@ export const pandasConcatSort: Rule = rule({
     expect: "['Age', 'Sex', 'Survived'] ['Sex', 'Age']",
     beforeOutcome: 'differs',
     context: { era: { versions: { pandas: '0.23.4' } } },
+  }, {
+    // Side by side (axis=1): the union of the indexes was sorted; the missing-value table of train and test.
+    before: "import pandas as pd, numpy as np\ntrain = pd.DataFrame({'Survived': [1, 0], 'Fare': [7.0, np.nan], 'Age': [np.nan, 3.0]})\ntest = pd.DataFrame({'Fare': [np.nan], 'Age': [1.0]})\nnas = pd.concat([train.isnull().sum(), test.isnull().sum()], axis=1, keys=['train', 'test'])\nprint(list(nas.index))",
+    after: "import pandas as pd, numpy as np\ntrain = pd.DataFrame({'Survived': [1, 0], 'Fare': [7.0, np.nan], 'Age': [np.nan, 3.0]})\ntest = pd.DataFrame({'Fare': [np.nan], 'Age': [1.0]})\nnas = pd.concat([train.isnull().sum(), test.isnull().sum()], axis=1, keys=['train', 'test'], sort=len({tuple(f.index) for f in [train.isnull().sum(), test.isnull().sum()]}) > 1)\nprint(list(nas.index))",
+    expect: "['Age', 'Fare', 'Survived']",
+    beforeOutcome: 'differs',
+    context: { era: { versions: { pandas: '0.23.4' } } },
   }],
   *find(ctx) {
     if (!ctx.nb.info.era.predates('pandas', '1.0')) return;
     for (const { call } of ctx.callsTo(['pandas.concat'])) {
       const args = callArgs(call);
       if (!args || args.splat || args.keywords.has('sort') || args.positional.length !== 1) continue;
-      const axis = kwValue(args.keywords.get('axis'));
-      if (axis && axis.text !== '0' && stringValue(axis) !== 'index') continue;
+      const axisNode = kwValue(args.keywords.get('axis'));
+      const axis = !axisNode || axisNode.text === '0' || stringValue(axisNode) === 'index' ? 0 : axisNode.text === '1' || stringValue(axisNode) === 'columns' ? 1 : undefined;
+      if (axis === undefined) continue;
       const join = kwValue(args.keywords.get('join'));
       if (join && stringValue(join) !== 'outer') continue;
       const list = args.positional[0];
       if (list.type !== 'list' && list.type !== 'tuple') continue;
       const objs = frames(list);
-      if (objs.length < 2 || !objs.every((o) => isPure(o) && ctx.nb.isDataFrameExpr(o, ctx.index))) continue;
+      // axis=0 sorts the union of the frames' columns; axis=1 (Series or frames side by side, the
+      // missing-value table of train and test) the union of their indexes.
+      const known = axis === 0 ? (o: SyntaxNode) => isPure(o) && ctx.nb.isDataFrameExpr(o, ctx.index) : (o: SyntaxNode) => pandasResult(ctx, o);
+      if (objs.length < 2 || !objs.every(known)) continue;
       const listText = `[${objs.map((o) => o.text).join(', ')}]`;
+      const labels = axis === 0 ? 'columns' : 'index';
       yield {
         node: call,
-        edits: [addArgument(args, `sort=len({tuple(f.columns) for f in ${listText}}) > 1`)],
-        message: `concat sorted the columns of frames whose columns differed until pandas 1.0: the pin keeps that rule (${ctx.nb.info.era.why('pandas', '1.0')})`,
+        edits: [addArgument(args, `sort=len({tuple(f.${labels}) for f in ${listText}}) > 1`)],
+        message: `concat sorted the ${labels} of objects whose ${labels} differed until pandas 1.0: the pin keeps that rule (${ctx.nb.info.era.why('pandas', '1.0')})`,
       };
     }
   },
 });
+
+/** Methods that read a frame and return a pandas object, with no side effect: safe to evaluate again for the test. */
+const READ_ONLY = new Set(['isnull', 'isna', 'notnull', 'notna', 'sum', 'count', 'mean', 'median', 'std', 'var', 'min', 'max', 'nunique', 'describe', 'copy']);
+
+/** A pure DataFrame expression, or one followed by read-only method calls with pure arguments (`train.isnull().sum()`). */
+function pandasResult(ctx: CellContext, o: SyntaxNode): boolean {
+  if (isPure(o)) return ctx.nb.isDataFrameExpr(o, ctx.index);
+  const m = o.type === 'call' ? methodCall(o) : undefined;
+  const args = o.type === 'call' ? callArgs(o) : undefined;
+  if (!m || !args || args.splat || !READ_ONLY.has(m.name) || !args.all.every((a) => isPure(kwValue(a) ?? a))) return false;
+  return pandasResult(ctx, m.recv);
+}
