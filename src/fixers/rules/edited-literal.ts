@@ -10,7 +10,7 @@
  * Put back as the literal, it is a drift candidate for the cells it feeds, kept only if the stored
  * outputs then agree (generate-and-verify): the record decides, and the report shows the edit.
  */
-import type { Notebook } from '../../core/notebook.js';
+import { sourceText, type CodeCell, type Notebook } from '../../core/notebook.js';
 import type { Patch } from '../../core/patch.js';
 import { parsePython, type SyntaxNode } from '../python/parser.js';
 import { analyzeNotebook, dependentCells } from '../python/defuse.js';
@@ -27,7 +27,7 @@ export async function editedLiteralPatches(nb: Notebook, original: Notebook | un
   const shown = new Map<number, string>();
   original.cells.forEach((c, i) => {
     if (c.cell_type !== 'code' || i > target || nb.cells[i]?.cell_type !== 'code') return;
-    const result = storedResult(c);
+    const result = storedResult(c as CodeCell);
     if (result !== undefined && (i === target || dependentCells(du, i).has(target))) shown.set(i, result);
   });
   if (!shown.size) return [];
@@ -58,11 +58,9 @@ export async function editedLiteralPatches(nb: Notebook, original: Notebook | un
 }
 
 /** The text/plain of the cell's stored execute_result, or undefined. */
-function storedResult(c: Notebook['cells'][number]): string | undefined {
-  const outputs = (c as { outputs?: Array<{ output_type: string; data?: Record<string, unknown> }> }).outputs ?? [];
-  const r = outputs.find((o) => o.output_type === 'execute_result');
-  const text = r?.data?.['text/plain'];
-  return text === undefined ? undefined : Array.isArray(text) ? text.join('') : String(text);
+function storedResult(c: CodeCell): string | undefined {
+  const text = c.outputs.find((o) => o.output_type === 'execute_result')?.data?.['text/plain'];
+  return text === undefined ? undefined : sourceText(text as string | string[]);
 }
 
 /**

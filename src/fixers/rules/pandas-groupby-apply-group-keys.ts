@@ -15,18 +15,12 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch } from './types.js';
 import { err, rule } from './helpers.js';
-import { addArgument, callArgs, methodCall } from './tree.js';
+import { addArgument, callArgs, grouperCall } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 
 const INCOMPATIBLE = /incompatible index of inserted column with frame index/;
 
-/** The `groupby(...)` call an apply is made on (`df.groupby(k).apply`, `df.groupby(k)['v'].apply`, `.v.apply`), or undefined. */
-function grouper(recv: SyntaxNode): SyntaxNode | undefined {
-  let node = recv;
-  if (node.type === 'subscript') node = node.childForFieldName('value') ?? node;
-  else if (node.type === 'attribute') node = node.childForFieldName('object') ?? node;
-  return node.type === 'call' && methodCall(node)?.name === 'groupby' ? node : undefined;
-}
+const GROUPBY: ReadonlySet<string> = new Set(['groupby']);
 
 /** Is `call` the whole right side of `<frame>[...] = call` (or `<frame>.loc[...] = call`)? */
 function setAsColumn(call: SyntaxNode): boolean {
@@ -62,7 +56,7 @@ export const pandasGroupbyApplyGroupKeys: Rule = rule({
   *find(ctx): Generator<RuleMatch> {
     const at = atRuntimeError(ctx, INCOMPATIBLE);
     for (const { call, recv } of ctx.methodCalls(['apply'])) {
-      const g = grouper(recv);
+      const g = grouperCall(recv, GROUPBY);
       const args = g && callArgs(g);
       if (!g || !args || args.splat || args.keywords.has('group_keys')) continue;
       if (!setAsColumn(call) && !at?.onLine(call)) continue;

@@ -14,16 +14,13 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { rule } from './helpers.js';
-import { addArgument, callArgs, methodCall, replaceNode, stringValue } from './tree.js';
+import { addArgument, callArgs, grouperCall, replaceNode, stringValue } from './tree.js';
 
 const GROUPERS = new Set(['groupby', 'resample']);
 
 /** Is `recv` a groupby / resample call, or a column selection of one (`df.groupby(k)['v']`, `.v`)? */
 function grouped(recv: SyntaxNode): boolean {
-  let node = recv;
-  if (node.type === 'subscript') node = node.childForFieldName('value') ?? node;
-  else if (node.type === 'attribute') node = node.childForFieldName('object') ?? node;
-  return node.type === 'call' && GROUPERS.has(methodCall(node)?.name ?? '');
+  return grouperCall(recv, GROUPERS) !== undefined;
 }
 
 const MIN_COUNT_SUM = 'lambda s: s.sum(min_count=1)';

@@ -356,6 +356,17 @@ export function methodCall(call: SyntaxNode): { recv: SyntaxNode; name: string; 
   return { recv, name: nameNode.text, attr: fn, nameNode };
 }
 
+/**
+ * The grouping call (`groupby`, `resample`, ... among `methods`) a method is called on: `df.groupby(k)`,
+ * or a column selection of one (`df.groupby(k)['v']`, `df.groupby(k).v`); undefined otherwise.
+ */
+export function grouperCall(recv: SyntaxNode, methods: ReadonlySet<string>): SyntaxNode | undefined {
+  let node = recv;
+  if (node.type === 'subscript') node = node.childForFieldName('value') ?? node;
+  else if (node.type === 'attribute') node = node.childForFieldName('object') ?? node;
+  return node.type === 'call' && methods.has(methodCall(node)?.name ?? '') ? node : undefined;
+}
+
 /** The items of a list or tuple display (comments left out), else the value itself: a grid entry's candidate values. */
 export function candidateValues(value: SyntaxNode): SyntaxNode[] {
   if (value.type !== 'list' && value.type !== 'tuple') return [value];
