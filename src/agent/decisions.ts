@@ -10,6 +10,8 @@ import { localModuleMissing } from '../executor/project-files.js';
 import type { Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
 import { unboundName } from './unbound-name.js';
+import { neverRunOverwriter } from './never-run-overwriter.js';
+import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { budgetStop, type Budgets } from './budgets.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { RunState } from './environment.js';
@@ -122,6 +124,36 @@ export function excuseNeverRun(d: FixDiagnosis, stop: Stop, neverRun: ReadonlySe
 export function skipNeverRun(d: FixDiagnosis, neverRun: ReadonlySet<number>): ExpectedError | undefined {
   if (d.fixType !== 'runtime-reduction' || !neverRun.has(d.cell)) return undefined;
   return { ename: d.error?.ename ?? 'BudgetExceededError', neverRun: true, skipped: true, reason: `the author never ran this cell (no execution count, no outputs), and here it is over the limit (${d.why.slice(0, 160)}); it is not run` };
+}
+
+/** Never-run cells skipped for rebinding what a failing recorded cell reads, at most (never-run-overwriter.ts). */
+export const MAX_OVERWRITER_SKIPS = 3;
+
+export type StuckMove = { kind: 'excuse'; cell: number; expected: ExpectedError } | { kind: 'stop'; stop: Stop };
+
+/**
+ * No fixer proposed anything. A never-run cell that fails is skipped (excuseNeverRun); else a
+ * never-run cell above that rebinds what this recorded cell reads is skipped and the run repeated
+ * (never-run-overwriter.ts), at most MAX_OVERWRITER_SKIPS per notebook since each costs a run from a
+ * fresh kernel; else the loop stops with stuckStop's reason. Skipping needs an environment that can
+ * excuse a cell and the author's record of which cells never ran.
+ */
+export function stuckMove(input: {
+  diagnosis: FixDiagnosis;
+  stop: Stop;
+  notebook: Notebook;
+  neverRun?: ReadonlySet<number>;
+  /** Never-run cells already skipped as overwriters. */
+  skipped: ReadonlySet<number>;
+  runOrder?: readonly number[];
+}): StuckMove {
+  const { diagnosis: d, stop, neverRun } = input;
+  if (!neverRun) return { kind: 'stop', stop };
+  const excused = excuseNeverRun(d, stop, neverRun);
+  if (excused) return { kind: 'excuse', cell: d.cell, expected: excused };
+  const over = d.error && input.skipped.size < MAX_OVERWRITER_SKIPS && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable')
+    ? neverRunOverwriter(analyzeNotebook(input.notebook), d.cell, d.error.ename, neverRun, input.skipped, input.runOrder) : undefined;
+  return over ? { kind: 'excuse', cell: over.cell, expected: over.expected } : { kind: 'stop', stop };
 }
 
 /** A failure to reach a host: name resolution, refused or unreachable network, in urllib, requests or sockets. */

@@ -12,16 +12,14 @@ import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { ProgressTracker, type Budgets } from './budgets.js';
-import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, skipNeverRun, stuckStop, type Stop } from './decisions.js';
+import { attemptOutcome, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, type Stop } from './decisions.js';
 import { diagnose } from './diagnosis.js';
 import type { Environment, RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
 import type { Fixer } from './fixers.js';
 import type { VerifyLimits } from './generate-verify.js';
-import { excuseUnstable, failingValuesIn, type OracleVerdict } from './oracle/index.js';
-import { unseededCells } from '../fixers/python/unseeded.js';
-import { analyzeNotebook } from '../fixers/python/defuse.js';
-import { neverRunOverwriter } from './never-run-overwriter.js';
+import { excuseUnstable, type OracleVerdict } from './oracle/index.js';
+import { UnseededDrift } from './unseeded-drift.js';
 import { Runner } from './runner.js';
 import { decideVerdict, type ExpectedTarget } from './verdict.js';
 import { Workbench } from './workbench.js';
@@ -52,9 +50,6 @@ export interface LoopInput {
 
 export interface LoopOutcome { work: Notebook; runOrder?: number[]; final?: { run: RunResult; executed: Notebook }; stop: Stop }
 
-/** Never-run cells skipped for rebinding what a failing recorded cell reads, at most (never-run-overwriter.ts). */
-const MAX_OVERWRITER_SKIPS = 3;
-
 export function modernizationLoop(input: LoopInput): AsyncGenerator<AgentEvent, LoopOutcome> {
   return eventStream<AgentEvent, LoopOutcome>((emit) => loop(input, emit));
 }
@@ -74,7 +69,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   let lastPatched: string | undefined; // signature of the problem the last patch addressed
   let kernelStale = false; // the kernel's state is not the kept state's (a rejected trial ran last)
   let checkedFor: string | undefined; // the code version whose drift a second clean run already checked
-  const drawsChecked = new Set<string>(); // code version + cell whose unseeded draws were looked for
+  const draws = new UnseededDrift();
   const overwritersSkipped = new Set<number>(); // never-run cells skipped for rebinding what a recorded cell reads
   let step = 0;
   try {
@@ -141,22 +136,11 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         kernelStale = true; // the kernel now holds the trial's state, not the kept code's
         return { state: s, verdict: oracle(s) };
       });
-      // A drift the rules did not address, in a cell the code feeds from an unseeded draw (a forest
-      // without random_state): the author's value was one draw and this run's is another, even when two
-      // runs here agree. Its drifted values are set aside as nondeterministic, before any model is asked.
-      // Only the drifted cell's values: another fed cell's drift gets its own turn at the rules.
+      // A drift in a cell fed by an unseeded draw is set aside before any model is asked (unseeded-drift.ts).
       const drawn = (): boolean => {
-        const at = `${bench.codeKey}:${diagnosis.cell}`;
-        if (diagnosis.fixType !== 'score-calibration' || drawsChecked.has(at)) return false;
-        drawsChecked.add(at);
-        const draws = unseededCells(bench.work);
-        if (!draws.has(diagnosis.cell)) return false;
-        const keys = failingValuesIn(oracle(state), new Set([diagnosis.cell]));
-        if (!keys.length) return false;
-        for (const k of keys) unstable.add(k);
-        const cells = [...new Set(keys.map((k) => Number(k.split('|')[0])))].map((cell) => ({ cell, draw: draws.get(cell)! }));
-        emit({ type: 'unseeded', cells, unstable: keys });
-        return true;
+        const aside = draws.setAside(bench.work, bench.codeKey, diagnosis, () => oracle(state), unstable);
+        if (aside) emit({ type: 'unseeded', ...aside });
+        return !!aside;
       };
       let setAside = false;
       for (const fixer of d.fixers) {
@@ -184,19 +168,11 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       }
       if (setAside || (!patch && drawn())) continue;
       if (!patch) {
-        const stop = stuckStop({ diagnosis, notebook: bench.work, ...d.stuck });
-        const excused = env.excuse && d.neverRun ? excuseNeverRun(diagnosis, stop, d.neverRun) : undefined;
-        if (excused) {
-          state = await excuse(diagnosis.cell, excused);
-          continue;
-        }
-        // A never-run cell above that rebinds what this recorded cell reads: skip it and re-run.
-        // At most MAX_OVERWRITER_SKIPS of them per notebook: each costs a run from a fresh kernel.
-        const over = env.excuse && d.neverRun && diagnosis.error && overwritersSkipped.size < MAX_OVERWRITER_SKIPS && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable')
-          ? neverRunOverwriter(analyzeNotebook(bench.work), diagnosis.cell, diagnosis.error.ename, d.neverRun, overwritersSkipped, bench.runOrder) : undefined;
-        if (!over) return done(stop);
-        overwritersSkipped.add(over.cell);
-        state = await excuse(over.cell, over.expected);
+        // Skip a never-run cell (the failing one, or one above that rebinds what it reads), or stop.
+        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder });
+        if (next.kind === 'stop') return done(next.stop);
+        if (next.expected.overwrites) overwritersSkipped.add(next.cell);
+        state = await excuse(next.cell, next.expected);
         continue;
       }
 

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, excuseNeverRun, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckStop } from '../../../src/agent/decisions.js';
+import { attemptOutcome, excuseNeverRun, MAX_OVERWRITER_SKIPS, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckMove, stuckStop } from '../../../src/agent/decisions.js';
+import type { Notebook } from '../../../src/core/notebook.js';
 import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
 import type { FixDiagnosis } from '../../../src/agent/fixers.js';
 import type { RunState } from '../../../src/agent/environment.js';
@@ -94,5 +95,23 @@ describe('loop decisions', () => {
     assert.equal(skipNeverRun(slow, new Set([3])), undefined, 'a cell the author ran is held to its record');
     const error = { ...slow, fixType: 'error-repair', error: { ename: 'ValueError', evalue: 'x', traceback: [] } } as unknown as FixDiagnosis;
     assert.equal(skipNeverRun(error, new Set([4])), undefined, "an error is excuseNeverRun's, once nothing fixes it");
+  });
+
+  it('stuckMove: skip the failing never-run cell, else a never-run cell above that rebinds what it reads, else stop', () => {
+    const code = (source: string, ran: boolean) => ({ cell_type: 'code', source, metadata: {}, outputs: ran ? [{ output_type: 'stream', name: 'stdout', text: 'x' }] : [], execution_count: ran ? 1 : null });
+    // Cell 0 (ran) binds train; cell 1 (never ran) rebinds it to None; cell 2 (ran) reads it and fails.
+    const nb = { cells: [code('train = load()', true), code('train = fill(train)', false), code('train["Age"]', true)], metadata: {}, nbformat: 4, nbformat_minor: 4 } as unknown as Notebook;
+    const fails = (cell: number) => ({ kind: 'fix', fixType: 'error-repair', cell, why: 'TypeError: x', signature: 's', error: { ename: 'TypeError', evalue: 'x', traceback: [] } }) as unknown as FixDiagnosis;
+    const stop = { reason: 'no-fix-available' as const, detail: 'no rule proposes a patch' };
+    const over = stuckMove({ diagnosis: fails(2), stop, notebook: nb, neverRun: new Set([1]), skipped: new Set() });
+    assert.equal(over.kind === 'excuse' && over.cell, 1);
+    assert.deepEqual(over.kind === 'excuse' && over.expected.overwrites, { cell: 2, names: ['train'] });
+    const own = stuckMove({ diagnosis: fails(1), stop, notebook: nb, neverRun: new Set([1]), skipped: new Set() });
+    assert.equal(own.kind === 'excuse' && own.cell, 1, 'the failing cell itself never ran');
+    assert.equal(own.kind === 'excuse' && own.expected.overwrites, undefined);
+    assert.deepEqual(stuckMove({ diagnosis: fails(2), stop, notebook: nb, skipped: new Set() }), { kind: 'stop', stop }, 'no record of never-run cells (or no way to excuse one)');
+    const full = new Set(Array.from({ length: MAX_OVERWRITER_SKIPS }, (_, i) => 10 + i));
+    assert.equal(stuckMove({ diagnosis: fails(2), stop, notebook: nb, neverRun: new Set([1]), skipped: full }).kind, 'stop', 'at most MAX_OVERWRITER_SKIPS skips per notebook');
+    assert.equal(stuckMove({ diagnosis: fails(2), stop: { reason: 'max-fixes', detail: '' } as any, notebook: nb, neverRun: new Set([1]), skipped: new Set() }).kind, 'stop', 'a budget stop is not a missing repair');
   });
 });
