@@ -33,12 +33,19 @@ const SEARCH_CALL = /(SearchCV|^ParameterGrid|^ParameterSampler)$/;
 /** Code cells after the slow one whose stored outputs may print what its search found. */
 export const EVIDENCE_CELLS = 4;
 
-/** A printed Python scalar: a quoted string, a number (possibly wrapped as np.float64(...)), True/False/None. */
-const VALUE = String.raw`(?:np\.\w+\()?('[^'\n]*'|"[^"\n]*"|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|True|False|None)\)?`;
+/**
+ * A printed Python value: a quoted string, a number (possibly wrapped as np.float64(...)),
+ * True/False/None, or a flat tuple or dict (`hidden_layer_sizes: (19,)`, `class_weight: {0: 2, 1: 3}`).
+ */
+const VALUE = String.raw`(?:np\.\w+\()?('[^'\n]*'|"[^"\n]*"|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|True|False|None|\([^()\n]*\)|\{[^{}\n]*\})\)?`;
 
-type Scalar = { kind: 'str'; v: string } | { kind: 'num'; v: number } | { kind: 'const'; v: string };
+/** A compound value (tuple, dict) is compared by its text without spaces and with one kind of quote: the repr and the source then agree. */
+type Scalar = { kind: 'str'; v: string } | { kind: 'num'; v: number } | { kind: 'const'; v: string } | { kind: 'text'; v: string; source: string };
+
+const compact = (t: string): string => t.replace(/\s+/g, '').replace(/"/g, "'").replace(/,([)}])/g, (m, c: string) => (c === '}' ? c : m));
 
 function scalarOfText(t: string): Scalar | undefined {
+  if (/^[({]/.test(t)) return { kind: 'text', v: compact(t), source: t };
   if (/^['"]/.test(t)) return { kind: 'str', v: t.slice(1, -1) };
   if (t === 'True' || t === 'False' || t === 'None') return { kind: 'const', v: t };
   const n = Number(t);
@@ -48,6 +55,7 @@ function scalarOfText(t: string): Scalar | undefined {
 function scalarOfNode(n: SyntaxNode): Scalar | undefined {
   if (n.type === 'string') { const s = stringValue(n); return s === undefined ? undefined : { kind: 'str', v: s }; }
   if (n.type === 'true' || n.type === 'false' || n.type === 'none') return { kind: 'const', v: n.text };
+  if ((n.type === 'tuple' || n.type === 'dictionary') && !/[\n#]/.test(n.text)) return { kind: 'text', v: compact(n.text), source: n.text };
   if (n.type === 'integer' || n.type === 'float' || (n.type === 'unary_operator' && /^[-+]\s*[\d.]/.test(n.text))) {
     const v = Number(n.text.replace(/\s+/g, '').replace(/_/g, ''));
     return Number.isFinite(v) ? { kind: 'num', v } : undefined;
@@ -147,6 +155,7 @@ function size(n: number): string {
 }
 
 function scalarSource(s: Scalar): string {
+  if (s.kind === 'text') return s.source;
   if (s.kind === 'str') return `'${s.v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   return String(s.v);
 }
@@ -183,10 +192,14 @@ function boundName(call: SyntaxNode): string | undefined {
   return left?.type === 'identifier' ? left.text : undefined;
 }
 
-/** The grid literal `name` holds where `call` reads it: the last `name = <grid>` before it, in its function or at top level. */
-function resolveName(cells: readonly ParsedCell[], cell: ParsedCell, call: SyntaxNode, name: string): SyntaxNode | undefined {
+/** The literal `name` holds where `call` reads it (by default a grid): the last `name = <literal>` before it, in its function or at top level. */
+function resolveName(cells: readonly ParsedCell[], cell: ParsedCell, call: SyntaxNode, name: string, accept: (n: SyntaxNode) => boolean = (n) => !!gridOf(n)): SyntaxNode | undefined {
+  return resolveBinding(cells, cell, call, name, accept)?.node;
+}
+
+function resolveBinding(cells: readonly ParsedCell[], cell: ParsedCell, call: SyntaxNode, name: string, accept: (n: SyntaxNode) => boolean): { node: SyntaxNode; cell: ParsedCell } | undefined {
   const fn = enclosingFunction(call);
-  let found: SyntaxNode | undefined;
+  let found: { node: SyntaxNode; cell: ParsedCell } | undefined;
   for (const c of cells) {
     if (c.index > cell.index) break;
     if (fn && c !== cell) continue;
@@ -196,10 +209,53 @@ function resolveName(cells: readonly ParsedCell[], cell: ParsedCell, call: Synta
       const inner = enclosingFunction(asg);
       if (fn ? !(inner && sameNode(inner, fn)) : !!inner) continue;
       const right = asg.childForFieldName('right');
-      found = right && gridOf(right) ? right : undefined;
+      found = right && accept(right) ? { node: right, cell: c } : undefined;
     }
   }
   return found;
+}
+
+/**
+ * The grids of a search inside a loop over a list of model descriptions, the tutorial idiom
+ * `for model in models: GridSearchCV(model["estimator"], param_grid=model["hyperparameters"])`
+ * (or `params = model["params"]` above the call): each dict of the list holds one grid under that
+ * key, searched in turn. Each grid is its own search, so each is pinned on its own and none is
+ * dropped. The list is a literal in the loop header or bound to a name above the loop.
+ */
+function loopGrids(cells: readonly ParsedCell[], cell: ParsedCell, call: SyntaxNode, arg: SyntaxNode): Array<{ cell: ParsedCell; dict: SyntaxNode }> | undefined {
+  let sub: SyntaxNode | null | undefined = arg;
+  if (arg.type === 'identifier') {
+    sub = undefined;
+    for (let n: SyntaxNode | null = call.parent; n && !sub; n = n.parent) {
+      if (n.type !== 'for_statement') continue;
+      for (const asg of n.descendantsOfType('assignment')) {
+        if (asg && asg.startIndex < call.startIndex && asg.childForFieldName('left')?.text === arg.text) sub = asg.childForFieldName('right');
+      }
+    }
+  }
+  if (sub?.type !== 'subscript') return undefined;
+  const holder = sub.childForFieldName('value');
+  const key = stringValue(sub.childForFieldName('subscript'));
+  if (holder?.type !== 'identifier' || key === undefined) return undefined;
+  let loop: SyntaxNode | undefined;
+  for (let n: SyntaxNode | null = call.parent; n && !loop; n = n.parent) {
+    if (n.type === 'for_statement' && n.childForFieldName('left')?.text === holder.text) loop = n;
+  }
+  const iterable = loop?.childForFieldName('right');
+  if (!loop || !iterable) return undefined;
+  const isModels = (n: SyntaxNode) => n.type === 'list' && n.namedChildren.some((d) => d?.type === 'dictionary');
+  const list = iterable.type === 'identifier' ? resolveBinding(cells, cell, loop, iterable.text, isModels) : isModels(iterable) ? { node: iterable, cell } : undefined;
+  if (!list) return undefined;
+  const out: Array<{ cell: ParsedCell; dict: SyntaxNode }> = [];
+  for (const d of list.node.namedChildren) {
+    if (d?.type !== 'dictionary') continue;
+    for (const p of d.namedChildren) {
+      if (p?.type !== 'pair' || stringValue(p.childForFieldName('key')) !== key) continue;
+      const v = p.childForFieldName('value');
+      if (v?.type === 'dictionary' && gridPairs(v)) out.push({ cell: list.cell, dict: v });
+    }
+  }
+  return out.length ? out : undefined;
 }
 
 /**
@@ -233,6 +289,8 @@ function gridsRun(cells: readonly ParsedCell[], slow: ParsedCell): Grid[] {
         const literal = v.type === 'identifier' ? resolveName(cells, c, call, v.text) : gridOf(v) ? v : undefined;
         const dicts = literal && gridOf(literal);
         if (literal && dicts) grids.push({ cell: c, literal, dicts, at: v });
+        // One search per model description: each grid pinned where it is written.
+        else for (const g of loopGrids(cells, c, call, v) ?? []) grids.push({ cell: g.cell, literal: g.dict, dicts: [g.dict], at: g.dict });
       }
     }
   }

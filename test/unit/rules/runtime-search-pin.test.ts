@@ -117,4 +117,54 @@ describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
     assert.deepEqual(printedValues("{'max_depth': None}", 'max_depth'), [{ kind: 'const', v: 'None' }]);
     assert.equal(storedResultText(withOutputs(notebookOf(['x']), { 0: { result: 'GridSearchCV(estimator=SVC(C=1.0))' } }).cells[0]), '');
   });
+
+  it('a loop over a list of model descriptions, one search each (the tutorial idiom): every grid pinned in place by the printed best parameters, tuples and dicts included; a grid without evidence for every key is left whole, none is dropped', async () => {
+    const cells = [
+      [
+        'def select_model(X, y):',
+        '    models = [',
+        '        {"name": "LogisticRegression", "estimator": LogisticRegression(),',
+        '         "hyperparameters": {"solver": ["newton-cg", "lbfgs"], "class_weight": ["balanced", None, {0: 2, 1: 3}]}},',
+        '        {"name": "MLPClassifier", "estimator": MLPClassifier(),',
+        '         "hyperparameters": {"hidden_layer_sizes": [(100,), (19,), (19, 2)], "activation": ["relu", "logistic"]}},',
+        '        {"name": "DecisionTree", "estimator": DecisionTreeRegressor(),',
+        '         "hyperparameters": {"criterion": ["squared_error", "friedman_mse"], "max_depth": [7, 9]}},',
+        '    ]',
+        '    for model in models:',
+        '        grid = GridSearchCV(model["estimator"], param_grid=model["hyperparameters"], cv=10)',
+        '        grid.fit(X, y)',
+        '        print("Best Parameters: {}".format(grid.best_params_))',
+        '    return models',
+        'result = select_model(X, y)',
+      ].join('\n'),
+    ];
+    const printed = [
+      "Best Parameters: {'class_weight': {0: 2, 1: 3}, 'solver': 'newton-cg'}",
+      "Best Parameters: {'activation': 'relu', 'hidden_layer_sizes': (19,)}",
+      "Best Parameters: {'criterion': 'mse', 'max_depth': 7}",
+    ].join('\n\n');
+    const p = await searchPinPatch(notebookOf(cells), withOutputs(notebookOf(cells), { 0: { stdout: printed } }), 0);
+    assert.ok(p);
+    const out = sources(p)![0]![1] as string;
+    assert.match(out, /"hyperparameters": \{"solver": \["newton-cg"\], "class_weight": \[\{0: 2, 1: 3\}\]\}/);
+    assert.match(out, /"hyperparameters": \{"hidden_layer_sizes": \[\(19,\)\], "activation": \["relu"\]\}/);
+    // 'mse' is not among the (renamed) criteria: that grid keeps all its candidates.
+    assert.match(out, /"hyperparameters": \{"criterion": \["squared_error", "friedman_mse"\], "max_depth": \[7, 9\]\}/);
+    assert.match(out, /param_grid=model\["hyperparameters"\]/, 'the loop itself is unchanged');
+    assert.match(p.summary, /6 -> 1, 6 -> 1/);
+  });
+
+  it('a loop whose grid is read into a name first (params = spec["params"]), the model list bound at top level in an earlier cell', async () => {
+    const cells = [
+      "specs = [{'estimator': SVC(), 'params': {'C': [0.1, 1, 10]}}, {'estimator': KNeighborsClassifier(), 'params': {'n_neighbors': [3, 5, 7]}}]",
+      "for spec in specs:\n    params = spec['params']\n    clf = GridSearchCV(estimator=spec['estimator'], param_grid=params)\n    clf.fit(X, y)\n    print(clf.best_params_)",
+    ];
+    const p = await searchPinPatch(notebookOf(cells), withOutputs(notebookOf(cells), { 1: { stdout: "{'C': 1}\n{'n_neighbors': 5}\n" } }), 1);
+    assert.deepEqual(sources(p), [[0, "specs = [{'estimator': SVC(), 'params': {'C': [1]}}, {'estimator': KNeighborsClassifier(), 'params': {'n_neighbors': [5]}}]"]]);
+  });
+
+  it('printedValues: a tuple or dict value compares by its text without spaces (the repr and the source agree)', () => {
+    assert.deepEqual(printedValues("{'hidden_layer_sizes': (19, 2), 'x': 1}", 'hidden_layer_sizes'), [{ kind: 'text', v: '(19,2)', source: '(19, 2)' }]);
+    assert.deepEqual(printedValues("{'class_weight': {0: 2, 1: 3}}", 'class_weight'), [{ kind: 'text', v: '{0:2,1:3}', source: '{0: 2, 1: 3}' }]);
+  });
 });
