@@ -55,6 +55,16 @@ export function needsRecheck(d: Diagnosis, state: RunState, codeKey: string, che
   return d.kind === 'fix' && d.fixType === 'score-calibration' && state.fresh && state.status === 'ok' && checkedFor !== codeKey;
 }
 
+/**
+ * A drift nothing repairs, seen on a run that was not from a fresh kernel (the cells after an
+ * incremental fix): before stopping on it, run clean from a fresh kernel, so that the drift gets
+ * its second clean run (needsRecheck) like any other. A value that differs between two clean runs
+ * (a timing, an unseeded draw) is then set aside instead of ending the loop.
+ */
+export function needsFreshRun(d: Diagnosis, state: RunState, codeKey: string, checkedFor: string | undefined): boolean {
+  return d.kind === 'fix' && d.fixType === 'score-calibration' && !state.fresh && checkedFor !== codeKey;
+}
+
 /** What the next run showed, for the previous attempt (the LLM's history and the report). */
 export function attemptOutcome(d: Diagnosis): { attempt: string; fix: string } {
   return d.kind === 'done' ? { attempt: 'fixed: the run is clean and matches', fix: 'clean' } : { attempt: `next problem: ${d.why}`, fix: d.why };

@@ -12,7 +12,7 @@ import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { ProgressTracker, type Budgets } from './budgets.js';
-import { attemptOutcome, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, type Stop } from './decisions.js';
+import { attemptOutcome, needsFreshRun, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, type Stop } from './decisions.js';
 import { diagnose } from './diagnosis.js';
 import type { Environment, RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
@@ -167,6 +167,11 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         continue;
       }
       if (setAside || (!patch && drawn())) continue;
+      if (!patch && needsFreshRun(diagnosis, state, bench.codeKey, checkedFor)) {
+        state = await runner.execute('full', 0);
+        kernelStale = false;
+        continue;
+      }
       if (!patch) {
         // Skip a never-run cell (the failing one, or one above that rebinds what it reads), or stop.
         const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder });

@@ -17,6 +17,13 @@ function sortedOn(t: Table, k: number): number {
   return up === down ? 0 : up ? 1 : -1;
 }
 
+/**
+ * scikit-learn's timing columns of a search's `cv_results_` (`mean_fit_time`, `std_score_time`, ...)
+ * and of `cross_validate` (`fit_time`, `score_time`): seconds on the author's machine, not results.
+ * Documented names (model_selection user guide), so recognised by name, not by a second run.
+ */
+export const TIMING_COLUMN = /^(?:(?:mean|std)_)?(?:fit|score)_time$/;
+
 export function compareTables(cell: number, a: Table, b: Table, tolerance: number): {
   comparisons: Comparison[]; compared: number; mismatched: number; unpaired: number;
   rowsMissing: string[]; columnsMissing: string[]; columnsRenamed: Array<[string, string]>; rowsReplaced: Array<[string, string]>;
@@ -88,8 +95,13 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
       const m = colOf.get(k);
       const ws = other && m !== undefined ? tableCellNumbers(other.cells[m] ?? '') : [];
       const gone = (!other && rowGone.has(r.label)) || (m === undefined && colGone.has(a.columns[k]!));
+      const timing = TIMING_COLUMN.test(a.columns[k]!.trim());
       vs.forEach((v, n) => {
         const w = ws.length === vs.length ? ws[n] : undefined;
+        if (timing) {
+          comparisons.push({ cell, original: v, new: w ?? null, relDiff: w === undefined ? null : relativeDifference(v, w), ok: true, unjudged: 'nondeterministic', context, ...where });
+          return;
+        }
         if (w === undefined) {
           if (gone) { compared++; mismatched++; } else unpaired++;
           comparisons.push({ cell, original: v, new: null, relDiff: null, ok: false, context, ...where });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, excuseNeverRun, MAX_OVERWRITER_SKIPS, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckMove, stuckStop } from '../../../src/agent/decisions.js';
+import { attemptOutcome, excuseNeverRun, MAX_OVERWRITER_SKIPS, needsFreshRun, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckMove, stuckStop } from '../../../src/agent/decisions.js';
 import type { Notebook } from '../../../src/core/notebook.js';
 import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
 import type { FixDiagnosis } from '../../../src/agent/fixers.js';
@@ -33,6 +33,13 @@ describe('loop decisions', () => {
     assert.equal(r({ spentUsd: 1 }), 'spend-cap');
     assert.equal(r({ startedAt: Date.now() - 3_600_001 }), 'max-wall-time');
     assert.equal(r({}), 'fix');
+  });
+
+  it('needsFreshRun: a drift seen on a run not from a fresh kernel, once per code version; never an error', () => {
+    assert.equal(needsFreshRun(drift, state({ fresh: false }), 'k1', undefined), true);
+    assert.equal(needsFreshRun(drift, state({ fresh: false }), 'k1', 'k1'), false);
+    assert.equal(needsFreshRun(drift, state(), 'k1', undefined), false, 'a fresh run goes to needsRecheck');
+    assert.equal(needsFreshRun(err, state({ fresh: false }), 'k1', undefined), false);
   });
 
   it('needsRecheck: only a drift on a clean fresh run, once per code version', () => {

@@ -184,6 +184,27 @@ describe('modernizationLoop (fake environment)', () => {
     assert.equal(out.stop.reason, 'reproduced');
   });
 
+  it('a drift nothing repairs, seen after an incremental fix, gets a clean run from a fresh kernel and its second run before the loop stops on it', async () => {
+    const original = makeNotebook(['a = 1', 'broken()', 'print T']);
+    (original.cells[2] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '0.81\n' }];
+    // A timing: every run prints another value.
+    const env = new FakeEnvironment((src, _cell, runNo) => (src.startsWith('broken') ? failure : src.startsWith('print T') ? { stdout: `0.${runNo + 2}1\n` } : undefined));
+    const { out, events } = await run(original, env, [scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(1, 'fixed()') }])]);
+    assert.deepEqual(env.runs.map((r) => r.mode), ['full', 'incremental', 'full', 'full']);
+    assert.equal(env.runs[3]?.kernel, 'python3-hashseed1', 'the second clean run is the re-check');
+    assert.ok(events.some((e) => e.type === 'rerun'));
+    assert.equal(out.stop.reason, 'reproduced');
+  });
+
+  it('a drift two clean runs agree on still stops the loop after its fresh run (no repair, no endless re-runs)', async () => {
+    const original = makeNotebook(['a = 1', 'broken()', 'print T']);
+    (original.cells[2] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '0.81\n' }];
+    const env = new FakeEnvironment((src) => (src.startsWith('broken') ? failure : src.startsWith('print T') ? { stdout: '0.52\n' } : undefined));
+    const { out } = await run(original, env, [scriptedFixer('rules', [{ kind: 'patch', patch: replaceCell(1, 'fixed()') }])]);
+    assert.equal(out.stop.reason, 'no-fix-available');
+    assert.deepEqual(env.runs.map((r) => r.mode), ['full', 'incremental', 'full', 'full']);
+  });
+
   it('a drift that two runs here agree on, in a cell fed by an unseeded draw, is set aside when no rule addresses it (before any model is asked)', async () => {
     const original = makeNotebook(['from sklearn.ensemble import RandomForestClassifier\nrf = RandomForestClassifier()', 'pred = rf.predict(X)\nprint(pred[:3])', 'print(0.81)']);
     (original.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '[0 1 1]\n' }];

@@ -645,3 +645,17 @@ test("SciPy's result objects read as the tuples they were: pearsonr's tuple, the
   // An estimator's configuration repr is still not a result.
   assert.deepEqual(nums('LogisticRegression(C=1.0, max_iter=100)'), []);
 });
+
+test("a search's cv_results_ timing columns (mean_fit_time, std_score_time, ...) are seconds, not results: listed as unjudged; the scores beside them are judged", () => {
+  const frame = (fit: string, score: string) =>
+    `   mean_fit_time  std_fit_time  mean_score_time  std_score_time param_alpha  mean_test_score\n0       ${fit}      0.005708         0.006193        0.000749        0.01        ${score}\n1       0.014185      0.001164         0.005206        0.000407         0.1        -0.987748`;
+  const [o, n] = pair([[result(frame('0.016595', '-0.987747'))]], [[result(frame('0.005932', '-0.987747').replace('0.005708', '0.000123'))]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true);
+  const timing = v.comparisons.filter((c) => c.unjudged === 'nondeterministic');
+  assert.equal(timing.length, 8);
+  assert.ok(timing.every((c) => /_time$/.test(c.column ?? '')));
+  // A score that drifts still fails the cell.
+  const [o2, n2] = pair([[result(frame('0.016595', '-0.987747'))]], [[result(frame('0.016595', '-0.5'))]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+});
