@@ -35,3 +35,29 @@ export function cannotHaveResult(source: string): boolean {
   // A pandas method called with inplace=True returns None.
   return NONE_CALL.test(last.callee ?? '') || (!!last.method && last.keywords?.inplace === 'True');
 }
+
+/** Methods whose result has at most n rows, n their first argument (or keyword), with pandas' default when none is given. */
+const ROW_LIMITED: Record<string, { keyword: string; default?: number }> = {
+  head: { keyword: 'n', default: 5 }, tail: { keyword: 'n', default: 5 }, nlargest: { keyword: 'n' }, nsmallest: { keyword: 'n' }, sample: { keyword: 'n', default: 1 },
+};
+
+/**
+ * The most rows the cell's result can have, when its last statement is `x.head(10)`, `x.tail()`,
+ * `x.nlargest(5, col)`, `x.sample(n=3)` with a literal count; else undefined.
+ */
+export function resultRowLimit(source: string): number | undefined {
+  const last = lastTopLevelStatement(source);
+  if (!last || last.semicolon || last.expression !== 'call' || !last.method) return undefined;
+  const method = /\.(\w+)$/.exec(last.callee ?? '')?.[1] ?? '';
+  const spec = ROW_LIMITED[method];
+  if (!spec) return undefined;
+  const given = last.keywords?.[spec.keyword] ?? last.positional?.[0];
+  if (given === undefined) return spec.default;
+  return /^\d+$/.test(given) ? Number(given) : undefined;
+}
+
+/** The row count a stored frame's repr states: `[1460 rows x 13 columns]` (text) or `1460 rows × 13 columns` (HTML). */
+export function statedRows(text: string): number | undefined {
+  const m = /\[(\d+) rows x \d+ columns\]|<p>(\d+) rows × \d+ columns<\/p>/.exec(text);
+  return m ? Number(m[1] ?? m[2]) : undefined;
+}

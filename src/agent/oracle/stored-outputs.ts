@@ -69,7 +69,7 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
       for (const x of r.comparisons) x.outOfOrder = true;
     }
     if (stale.length) {
-      const why = "a stored result the cell's current source cannot produce (its last statement has no value): stale, not judged";
+      const why = "a stored result the cell's current source cannot produce (its last statement has no value, or shows fewer rows than the stored frame states): stale, not judged";
       r.report.note = r.report.note ? `${r.report.note}; ${why}` : why;
       r.comparisons.push(...stale.map((l) => l.numbers.map((v) => ({ cell: i, original: v, new: null, relDiff: null, ok: true, unjudged: 'stale' as const, context: l.raw }))).flat());
     }

@@ -17,6 +17,8 @@ export interface TopStatement {
   callee?: string;
   method?: boolean;
   keywords?: Record<string, string>;
+  /** For a call: its positional arguments as written. */
+  positional?: string[];
   /** The IPython syntax the statement is (masked before parsing), if it is; 'cell-magic' for a whole non-Python cell. */
   ipython?: IPythonKind;
   /** Followed by `;`: IPython then shows no result. */
@@ -58,6 +60,7 @@ export function lastTopLevelStatement(source: string): TopStatement | undefined 
         out.callee = fn.text;
         out.method = fn.type === 'attribute';
         const args = expr.childForFieldName('arguments');
+        out.positional = (args?.namedChildren ?? []).filter((a): a is SyntaxNode => !!a && a.type !== 'keyword_argument' && a.type !== 'comment').map((a) => a.text);
         out.keywords = Object.fromEntries((args?.namedChildren ?? [])
           .filter((a): a is SyntaxNode => a?.type === 'keyword_argument')
           .map((a) => [a.childForFieldName('name')?.text ?? '', a.childForFieldName('value')?.text ?? '']));

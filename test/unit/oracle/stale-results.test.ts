@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cannotHaveResult, lastStatement } from '../../../src/agent/oracle/stale-results.js';
+import { cannotHaveResult, lastStatement, resultRowLimit, statedRows } from '../../../src/agent/oracle/stale-results.js';
 
 test('the last top-level statement, across continuation lines and trailing comments', () => {
   assert.equal(lastStatement("x = 1\ndf.drop(['a',\n         'b'],\n        axis=1, inplace=True)\n# or\n# df = df.drop(...)\n"), "df.drop(['a',\n         'b'],\n        axis=1, inplace=True)");
@@ -52,4 +52,32 @@ test('the oracle lists a stale stored result as unjudged and judges the rest of 
   // The same result under a cell that can produce it is judged: missing now, the notebook fails.
   const live = makeNotebook([{ code: "df.drop(['Alley'], axis=1)", outputs: [result('0')] }, { code: 'print(df.shape[1])', outputs: [stream('79\n')] }]);
   assert.equal(storedOutputsOracle(live, current).matches, false);
+});
+
+test('resultRowLimit: head/tail/nlargest/nsmallest/sample with a literal count (pandas defaults when none); statedRows reads the frame footer', () => {
+  assert.equal(resultRowLimit('DF_train.head(10)'), 10);
+  assert.equal(resultRowLimit('x = 1\ndf.tail()'), 5);
+  assert.equal(resultRowLimit("df.nlargest(3, 'SalePrice')"), 3);
+  assert.equal(resultRowLimit('df.sample(n=4, random_state=0)'), 4);
+  assert.equal(resultRowLimit('df.head(k)'), undefined, 'a count not written as a literal');
+  assert.equal(resultRowLimit('df.head(10);'), undefined);
+  assert.equal(resultRowLimit('df.describe()'), undefined);
+  assert.equal(resultRowLimit("df.nlargest(columns='a', n=2)"), 2);
+  assert.equal(statedRows('   a\n0  1\n..\n\n[1460 rows x 13 columns]'), 1460);
+  assert.equal(statedRows('<div><table></table><p>1460 rows × 13 columns</p></div>'), 1460);
+  assert.equal(statedRows('   a\n0  1'), undefined);
+});
+
+test('a stored frame stating more rows than the cell now shows (the .head(10) was added after the run) is stale; one that fits is judged', async () => {
+  const { storedOutputsOracle } = await import('../../../src/agent/oracle/index.js');
+  const { makeNotebook } = await import('../context/fixtures.js');
+  const result = (plain: string) => ({ output_type: 'execute_result', execution_count: 3, data: { 'text/plain': plain }, metadata: {} });
+  const full = '         a\n0     0.5\n1     0.6\n...   ...\n1458  0.4\n1459  0.3\n\n[1460 rows x 1 columns]';
+  const head = '     a\n0  0.5\n1  0.6\n2  0.7';
+  const current = makeNotebook([{ code: 'x', outputs: [result(head)] }]);
+  const v = storedOutputsOracle(makeNotebook([{ code: 'df.head(3)', outputs: [result(full)] }]), current);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.ok(v.comparisons.some((c) => c.unjudged === 'stale'));
+  // The same stored frame under a cell that can show all of it is judged.
+  assert.equal(storedOutputsOracle(makeNotebook([{ code: 'df', outputs: [result(full)] }]), current).matches, false);
 });
