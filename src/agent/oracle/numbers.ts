@@ -75,6 +75,8 @@ const REMOVE = [
   /\b\d+(?:\.\d+)?\s*(?:ms|µs|us|ns|sec|secs|seconds?|mins?|minutes?|hours?|h|s)\b/g,
   /\b\d+(?:\.\d+)?\+?\s*(?:bytes|KB|MB|GB|KiB|MiB|GiB)\b/g,
   /\u001b\[[0-9;?]*[ -\/]*[@-~]/g,
+  // A URL (an OAuth link a Colab mount printed, a download link): its digits are ids and ports, not results.
+  /\b(?:https?|ftp|file):\/\/[^\s'"<>]+/g,
 ];
 
 /**

@@ -383,6 +383,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-linear-regression-rank-cutoff': 'SK091',
   'sklearn-pin-stratified-kfold-folds': 'SK092',
   'sklearn-pin-search-iid': 'SK093',
+  'sklearn-numeric-strings': 'SK094',
   'sklearn-agglomerative-n-components': 'SK080',
   'sklearn-hist-gradient-boosting-tol-none': 'SK081',
   'sklearn-sfs-n-features-none': 'SK082',

@@ -659,3 +659,8 @@ test("a search's cv_results_ timing columns (mean_fit_time, std_score_time, ...)
   const [o2, n2] = pair([[result(frame('0.016595', '-0.987747'))]], [[result(frame('0.016595', '-0.5'))]]);
   assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
+
+test('numbers inside a URL (a Colab OAuth link, a download link) are ids, not results', () => {
+  assert.deepEqual(nums('Go to this URL in a browser: https://accounts.google.com/o/oauth2/auth?client_id=947318989803-6bn6qk8qdgf4n4g3pfee6491hc0brc4i.apps.googleusercontent.com&redirect_uri=urn%3aietf\n\nEnter your authorization code:\n'), []);
+  assert.deepEqual(nums('saved to http://localhost:8888/files/out.csv, 891 rows'), [[891]]);
+});
