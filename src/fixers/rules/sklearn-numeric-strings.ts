@@ -9,14 +9,16 @@
  * notebook fits, then fails to predict.)
  *
  * The faithful repair does the conversion the old release did, at the failing call: the feature
- * matrix becomes `X.astype(float)` (same values, same column names). Recognised from the runtime
- * error on the traceback's line; a candidate the run then verifies.
+ * matrix becomes `X.astype(float)` (same values, same column names), at the traced call and at every
+ * other estimator call given the same matrix (matrixRepairSites). Recognised from the runtime error;
+ * a candidate the run then verifies.
  */
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
 import { paren, replaceNode } from './tree.js';
 import { atRuntimeError } from './traceback.js';
-import { featureMatrixArgs, X_FIRST, X_SECOND } from './sklearn-mixed-feature-names.js';
+import type { SyntaxNode } from '../python/parser.js';
+import { LITERAL_TYPES, matrixRepairSites, X_FIRST, X_SECOND } from './sklearn-mixed-feature-names.js';
 
 const STRINGS_TIMES_FLOAT = /can't multiply sequence by non-int of type 'float'|unsupported operand type\(s\) for [-+*/@]: '(?:str|float)' and '(?:str|float)'/;
 
@@ -33,21 +35,18 @@ export const sklearnNumericStrings: Rule = rule({
   link: 'https://scikit-learn.org/stable/whats_new/v0.24.html',
   message: "until scikit-learn 1.1 an object feature matrix (numbers held as strings) was converted to float by check_array(dtype='numeric'); it now passes through and the model multiplies strings: convert it at this call, as the old release did",
   triggers: [...X_FIRST, ...X_SECOND],
+  errorScope: 'notebook',
   fixtures: [{
     before: "import pandas as pd\nfrom sklearn.linear_model import LinearRegression\ndf = pd.DataFrame({'temp': [9.8, 9.0, 13.1, 14.8], 'year': ['2011', '2012', '2011', '2012']})\ndf['year'] = df['year'].astype('category')\nm = LinearRegression().fit(df, [1.0, 3.0, 2.0, 4.0])\nprint(m.predict(df).round(3))",
-    after: "import pandas as pd\nfrom sklearn.linear_model import LinearRegression\ndf = pd.DataFrame({'temp': [9.8, 9.0, 13.1, 14.8], 'year': ['2011', '2012', '2011', '2012']})\ndf['year'] = df['year'].astype('category')\nm = LinearRegression().fit(df, [1.0, 3.0, 2.0, 4.0])\nprint(m.predict(df.astype(float)).round(3))",
+    after: "import pandas as pd\nfrom sklearn.linear_model import LinearRegression\ndf = pd.DataFrame({'temp': [9.8, 9.0, 13.1, 14.8], 'year': ['2011', '2012', '2011', '2012']})\ndf['year'] = df['year'].astype('category')\nm = LinearRegression().fit(df.astype(float), [1.0, 3.0, 2.0, 4.0])\nprint(m.predict(df.astype(float)).round(3))",
     expect: '[1.163 2.907 1.837 4.093]',
     beforeError: 'TypeError',
     context: { runtime: { ename: 'TypeError', evalue: "can't multiply sequence by non-int of type 'float'", lines: [6] } },
   }],
   *find(ctx) {
-    const at = atRuntimeError(ctx, STRINGS_TIMES_FLOAT);
-    if (!at) return;
-    const { onLine } = at;
-    for (const { call, x } of featureMatrixArgs(ctx)) {
-      // Literals and values already converted are not the frame of strings.
-      if (!onLine(call) || /\.astype\(\s*(float|'float\d*'|"float\d*"|np\.float\w*)\s*\)/.test(x.text) || ['list', 'none', 'integer', 'float', 'string', 'dictionary'].includes(x.type)) continue;
-      yield { node: call, edits: [replaceNode(x, `${paren(x)}.astype(float)`)] };
-    }
+    if (!atRuntimeError(ctx, STRINGS_TIMES_FLOAT)) return;
+    // Literals and values already converted are not the frame of strings.
+    const skip = (x: SyntaxNode) => /\.astype\(\s*(float|'float\d*'|"float\d*"|np\.float\w*)\s*\)/.test(x.text) || LITERAL_TYPES.includes(x.type);
+    for (const { call, x } of matrixRepairSites(ctx, skip)) yield { node: call, edits: [replaceNode(x, `${paren(x)}.astype(float)`)] };
   },
 });
