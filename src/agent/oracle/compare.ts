@@ -29,6 +29,38 @@ function excuseSearchLabels(source: string, lines: readonly NumberLine[], compar
   return excused;
 }
 
+/**
+ * A count listing (`value_counts()` printed, `label count` per line) orders labels of equal count
+ * arbitrarily, and pandas changed that order (hash order, then a stable sort, in 1.x/2.0). A run of
+ * two or more consecutive lines ending in the same count whose lines, as a set, are the same lines
+ * as those paired with them in the new output is a tie reordered: its labels are not judged.
+ */
+function excuseTiedOrder(origLines: readonly NumberLine[], curLines: readonly NumberLine[], pairs: ReadonlyArray<readonly [number, number]>, comparisons: Comparison[]): number {
+  const partner = new Map(pairs.map(([i, j]) => [i, j]));
+  const norm = (l: NumberLine) => l.raw.trim().replace(/\s+/g, ' ');
+  const last = (l: NumberLine) => l.numbers[l.numbers.length - 1];
+  const tied = new Set<string>();
+  for (let i = 0; i < origLines.length;) {
+    let j = i + 1;
+    const count = last(origLines[i]!);
+    while (count !== undefined && j < origLines.length && origLines[j]!.numbers.length >= 2 && last(origLines[j]!) === count) j++;
+    if (j - i >= 2 && origLines[i]!.numbers.length >= 2) {
+      const block = origLines.slice(i, j);
+      const others = block.map((_, k) => partner.get(i + k)).map((m) => (m === undefined ? undefined : curLines[m]));
+      const a = block.map(norm).sort(), b = others.map((l) => (l ? norm(l) : '')).sort();
+      if (others.every((l) => l && last(l) === count) && a.every((x, k) => x === b[k])) for (const l of block) tied.add(l.raw);
+    }
+    i = j;
+  }
+  let excused = 0;
+  comparisons.forEach((c, k) => {
+    if (c.ok || c.new === null || !tied.has(c.context ?? '')) return;
+    comparisons[k] = { ...c, ok: true, unjudged: 'tie' };
+    excused++;
+  });
+  return excused;
+}
+
 export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | undefined, tolerance: number, source = ''): { report: CellReport; comparisons: Comparison[] } {
   const comparisons: Comparison[] = [];
   const origTables = orig.tables ?? [];
@@ -107,6 +139,7 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
     });
   });
   mismatched -= excuseSearchLabels(source, origLines, comparisons);
+  mismatched -= excuseTiedOrder(origLines, curLines, pairs, comparisons);
   const verdict: CellVerdict = mismatched > 0 ? 'mismatch' : compared === 0 ? 'missing' : unpaired > 0 ? 'partial' : 'match';
   const note = truncated ? `long output: the first ${MAX_LINES_PER_CELL} lines with numbers (or table rows) were compared` : undefined;
   return { report: { cell, verdict, compared, mismatched, unpaired, images, textChanged, ...(note ? { note } : {}), ...(tables ? { tables } : {}) }, comparisons };

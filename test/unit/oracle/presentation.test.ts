@@ -664,3 +664,16 @@ test('numbers inside a URL (a Colab OAuth link, a download link) are ids, not re
   assert.deepEqual(nums('Go to this URL in a browser: https://accounts.google.com/o/oauth2/auth?client_id=947318989803-6bn6qk8qdgf4n4g3pfee6491hc0brc4i.apps.googleusercontent.com&redirect_uri=urn%3aietf\n\nEnter your authorization code:\n'), []);
   assert.deepEqual(nums('saved to http://localhost:8888/files/out.csv, 891 rows'), [[891]]);
 });
+
+test('value_counts printed as lines: labels of equal count in another order are a tie (unjudged); a changed count is judged', () => {
+  const counts = (rows: Array<[number, number]>) => rows.map(([l, c]) => ` ${String(l).padEnd(6)} ${c}`).join('\n') + '\nName: FamilyId, dtype: int64\n';
+  const author = counts([[-1, 800], [14, 8], [149, 7], [63, 6], [50, 6], [59, 6], [17, 5]]);
+  const now = counts([[-1, 800], [14, 8], [149, 7], [50, 6], [59, 6], [63, 6], [17, 5]]);
+  const [o, n] = pair([[stream(author)]], [[stream(now)]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.ok(v.comparisons.some((c) => c.unjudged === 'tie'));
+  // The same labels with another count: not a tie.
+  const [o2, n2] = pair([[stream(author)]], [[stream(counts([[-1, 800], [14, 8], [149, 7], [50, 6], [59, 6], [63, 5], [17, 5]]))]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+});
