@@ -58,26 +58,35 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         // the author ran, and the defaults that grew since (forests 10 -> 100 trees, cv 3 -> 5 folds)
         // are often what made the cell slow or too big for memory.
         const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), diagnosis.cell, 'runtime-reduction', p.runOrder);
-        if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
         // Each candidate below is kept only if the run then gets past the slow cell and no stored value disagrees.
         const slow = { ename: p.state.cells.find((c) => c.index === diagnosis.cell)?.status ?? 'timeout', evalue: '' };
         const verified = (candidates: Candidate[]): Proposal => ({ kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) });
+        // A restricted search is judged on the slow cell and the cells whose values come from it: a later
+        // cell that drifts for reasons of its own (an unrelated model) is the next problem, not this one's.
+        const searchVerified = (candidates: Candidate[]): Proposal => {
+          const judged = new Set([diagnosis.cell, ...dependentCells(analyzeNotebook(notebook), diagnosis.cell)]);
+          return {
+            kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees',
+            rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs),
+          };
+        };
+        if (certain && p.isNew({ label: '', patch: certain })) {
+          // A slow run costs a whole cell budget, and a notebook has about one and a half: when the
+          // slow cell also runs a search the stored outputs name the best of, the era's defaults and
+          // that restriction are tried together first (the era's pins alone if the pair is refused).
+          const both = withSearchPin(certain, await searchPinPatch(withEdits(notebook, certain), d.original, diagnosis.cell));
+          const pair = both ? distinctCandidates([{ label: 'era defaults + search restricted to the stored best', patch: both }], p.isNew) : [];
+          if (pair.length) return searchVerified(pair);
+          return { kind: 'patch', patch: certain };
+        }
         // A search restricted to the candidates the author's stored outputs name: it keeps the printed
         // results when this environment still scores them as the author's did. Tried before n_jobs:
         // its trial re-runs from the search on far fewer fits, where n_jobs=-1 on a machine with fewer
         // cores than the author's costs a whole budget and often stays over it; rejected, it is tried
         // again after n_jobs (the cell then differs).
-        // It is judged on the slow cell and the cells whose values come from it: a later cell that
-        // drifts for reasons of its own (an unrelated model) is the next problem, not this one's.
         const pin = await searchPinPatch(notebook, d.original, diagnosis.cell);
         const pinned = pin ? distinctCandidates([{ label: 'search restricted to the stored best', patch: pin }], p.isNew) : [];
-        if (pinned.length) {
-          const judged = new Set([diagnosis.cell, ...dependentCells(analyzeNotebook(notebook), diagnosis.cell)]);
-          return {
-            kind: 'candidates', candidates: pinned, accept: (o) => o.rank === 'agrees',
-            rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs),
-          };
-        }
+        if (pinned.length) return searchVerified(pinned);
         // Then the one speed-up that cannot change a result: scikit-learn's parallel-safe calls on all
         // cores, unless the sandbox gives the notebook one thread (an audit of as many notebooks at
         // once as there are cores): n_jobs=-1 then runs one worker, and the re-run would cost a budget for nothing.
@@ -156,6 +165,26 @@ export const COST_GROWTH_PINS: ReadonlySet<string> = new Set(['sklearn-pin-fores
 export function growthPinCandidates(pins: readonly Patch[], cell: number, runOrder?: readonly number[]): Candidate[] {
   const grown = pins.filter((p) => p.source.kind === 'rule' && p.source.ruleIds.some((id) => COST_GROWTH_PINS.has(id)));
   return pinCandidates(grown, cell, runOrder).map((c) => ({ ...c, patch: { ...c.patch, fixType: 'runtime-reduction' } }));
+}
+
+/** The notebook with a patch's whole-cell replacements applied (a copy). */
+function withEdits(nb: Notebook, patch: Patch): Notebook {
+  const out: Notebook = structuredClone(nb);
+  for (const e of patch.edits) if (e.op === 'replace' && out.cells[e.cell]) out.cells[e.cell]!.source = e.newSource;
+  return out;
+}
+
+/**
+ * The era's pins and a search pin computed on the pinned notebook, as one patch: the search pin's
+ * cells carry both changes (it was computed over the pinned source), the pins' other cells theirs.
+ * Undefined when there is no search pin, or a pin is not a whole-cell replacement.
+ */
+export function withSearchPin(pins: Patch, search: Patch | undefined): Patch | undefined {
+  if (!search || pins.edits.some((e) => e.op !== 'replace')) return undefined;
+  const searched = new Set(search.edits.map((e) => e.cell));
+  const edits = [...pins.edits.filter((e) => !searched.has(e.cell)), ...search.edits].sort((a, b) => a.cell - b.cell);
+  const ruleIds = [...new Set([pins, search].flatMap((p) => (p.source.kind === 'rule' ? p.source.ruleIds : [])))];
+  return { fixType: 'runtime-reduction', source: { kind: 'rule', ruleIds }, edits, summary: `${pins.summary}; ${search.summary}` };
 }
 
 /**

@@ -71,6 +71,25 @@ describe('runtime reduction', () => {
     assert.match(src, /cv=3/);
   });
 
+  it("an era known to predate 0.22 and a search whose best parameters the next cell printed: the era's pins and the restricted grid are one verified candidate", async () => {
+    const cells = [
+      'from sklearn.ensemble import RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV',
+      "grid = {'max_depth': [2, 4, 8], 'n_estimators': [100, 400]}\nclf = GridSearchCV(RandomForestClassifier(random_state=1), param_grid=grid)\nclf.fit(X, y)",
+      'clf.best_params_',
+    ];
+    const nb = notebookOf(cells);
+    const original = structuredClone(nb);
+    (original.cells[2] as any).outputs = [{ output_type: 'execute_result', execution_count: 3, metadata: {}, data: { 'text/plain': "{'max_depth': 4,\n 'n_estimators': 400}" } }];
+    const fixer = ruleFixer({ original, dataFiles: [], era: { versions: { 'scikit-learn': '0.20.3' } } });
+    const p = await fixer.propose(problem(nb, 1));
+    assert.equal(p?.kind, 'candidates');
+    const c = p!.kind === 'candidates' ? p!.candidates[0]! : undefined;
+    const slow = (c?.patch.edits.find((e) => e.cell === 1) as { newSource: string }).newSource;
+    assert.match(slow, /param_grid=\{'max_depth': \[4\], 'n_estimators': \[400\]\}/, 'the grid restricted to the printed best');
+    assert.match(slow, /cv=3/, "and the era's 3 folds in the same cell");
+    assert.ok(c?.patch.source.kind === 'rule' && c.patch.source.ruleIds.includes('sklearn-search-pin-stored-best'));
+  });
+
   it('an unknown era leaves the defaults alone and parallelizes instead', async () => {
     const nb = notebookOf([
       'from sklearn.ensemble import RandomForestClassifier\nforest = RandomForestClassifier(random_state=0)\nforest.fit(X, y)',
