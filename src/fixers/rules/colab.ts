@@ -5,14 +5,18 @@
  * it runs. Mounting, unmounting, downloading a result to the browser and authenticating compute
  * nothing the notebook uses afterwards; here the data is mounted by the run itself (the data-path
  * rules point the author's Drive paths at it), so those statements and the import are removed.
- * `files.upload()` returns the uploaded files' bytes: where the notebook reads them it is reported,
- * not removed (the reads need the data paths instead, a change the rule cannot make safely); where
- * nothing reads them it only put the files in the working dir, and goes like the mount.
+ * `files.upload()` returns the uploaded files' bytes, keyed by file name: where the notebook reads them
+ * by name (`uploaded['train.csv']`) and every name is a file of the mounted data, the call becomes
+ * that dict, read from the data (the same bytes the author uploaded: the competition's file); where
+ * the names are not written it is reported, not removed; where nothing reads the result it only put
+ * the files in the working dir, and goes like the mount.
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch } from './types.js';
 import { deleteStatement, err, rule } from './helpers.js';
+import { replaceNode, stringValue } from './tree.js';
+import { DATA_ROOT } from './missing-path.js';
 
 /** Colab calls with no result the notebook uses: removing the statement changes nothing it computes. */
 const SIDE_EFFECT_ONLY = [
@@ -51,12 +55,39 @@ function unusedUpload(ctx: CellContext, call: SyntaxNode): SyntaxNode | undefine
   return uses.length ? undefined : p.parent;
 }
 
+/**
+ * `name = files.upload()` whose result the notebook reads under literal file names that are all files
+ * of the mounted data (matched by base name): the dict of those files' bytes, as source; else undefined.
+ */
+function uploadAsData(ctx: CellContext, call: SyntaxNode): string | undefined {
+  const p = call.parent;
+  if (p?.type !== 'assignment' || p.childForFieldName('right')?.id !== call.id) return undefined;
+  const left = p.childForFieldName('left');
+  if (left?.type !== 'identifier') return undefined;
+  const keys = new Set<string>();
+  for (const { node } of ctx.nb.identifiers(left.text)) {
+    const sub = node.parent;
+    if (sub?.type !== 'subscript' || sub.childForFieldName('value')?.id !== node.id) continue;
+    const key = stringValue(sub.childForFieldName('subscript'));
+    if (key !== undefined) keys.add(key);
+  }
+  if (!keys.size) return undefined;
+  const files = ctx.nb.info.dataFiles;
+  const entries: string[] = [];
+  for (const key of [...keys].sort()) {
+    const file = files.find((f) => f === key || f.endsWith(`/${key}`));
+    if (!file) return undefined;
+    entries.push(`${JSON.stringify(key)}: open(${JSON.stringify(`${DATA_ROOT}/${file}`)}, 'rb').read()`);
+  }
+  return `{${entries.join(', ')}}`;
+}
+
 /** Does any cell of the notebook keep what `files.upload` returned (the import must then stay, and the finding explains)? */
 function uploadsAnywhere(ctx: CellContext): boolean {
   return ctx.nb.identifiers('upload').some(({ node, cell }) => {
     if (node.parent?.type !== 'attribute' || ctx.nb.qname(node.parent, cell) !== UPLOAD) return false;
     const call = node.parent.parent;
-    return call?.type !== 'call' || !unusedUpload(ctx, call);
+    return call?.type !== 'call' || (!unusedUpload(ctx, call) && uploadAsData(ctx, call) === undefined);
   });
 }
 
@@ -92,6 +123,14 @@ export const colabOnly: Rule = rule({
       beforeError: 'ModuleNotFoundError',
     },
     {
+      // The uploaded bytes are read by name, a file of the mounted data: the same bytes, read from it.
+      before: "import io\nimport pandas as pd\nfrom google.colab import files\nuploaded = files.upload()\nfor fn in uploaded.keys():\n    print(fn)\ndf = pd.read_csv(io.BytesIO(uploaded['train.csv']))\nprint(df.shape)",
+      after: "import io\nimport pandas as pd\nuploaded = {\"train.csv\": open(\"../input/train.csv\", 'rb').read()}\nfor fn in uploaded.keys():\n    print(fn)\ndf = pd.read_csv(io.BytesIO(uploaded['train.csv']))\nprint(df.shape)",
+      expect: 'train.csv\n(2, 2)',
+      beforeError: 'ModuleNotFoundError',
+      context: { dataFiles: ['train.csv', 'test.csv'] },
+    },
+    {
       // The uploaded bytes are read afterwards: reported only.
       before: "from google.colab import files\nuploaded = files.upload()\nprint(len(uploaded))",
       expect: '0',
@@ -103,7 +142,9 @@ export const colabOnly: Rule = rule({
     const uploads = [...ctx.callsTo([UPLOAD])];
     for (const { call } of uploads) {
       const unused = unusedUpload(ctx, call);
+      const asData = unused ? undefined : uploadAsData(ctx, call);
       if (unused) yield { node: call, edits: [deleteStatement(ctx, unused)] };
+      else if (asData) yield { node: call, edits: [replaceNode(call, asData)] };
       else yield { node: call, message: 'files.upload() asks the browser for a file, which only Colab can do: read the mounted data files instead' };
     }
     for (const { call } of ctx.callsTo(SIDE_EFFECT_ONLY)) {

@@ -19,7 +19,7 @@ import { addCellEdit, cellReplacements } from './cell-edits.js';
 import type { TextEdit } from './types.js';
 
 /** Where the sandbox mounts the data, as old kernels wrote it (relative to /kaggle/working). */
-const DATA_ROOT = '../input';
+export const DATA_ROOT = '../input';
 /** The sandbox's HOME: a path the notebook wrote as `~/...` shows up expanded in the message. */
 const SANDBOX_HOME = '/nbm/home';
 /** Tokens that say nothing about which file is meant. */
