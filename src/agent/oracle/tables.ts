@@ -129,8 +129,10 @@ function parseTable(inner: string, after: string): Table | undefined {
   const leading = (r: RawCell[]): number => { let k = 0; while (k < r.length && r[k]!.kind === 'th') k++; return k; };
   let nIdx = bodyRows.length ? Math.min(...bodyRows.map(leading)) : headRows.length ? 1 : 0;
   // The index written as <td> (notebooks saved through a sanitizer that rewrote the cells, e.g. old
-  // Kaggle kernels): every header row leaves the first column's label empty, as pandas does for the index.
-  if (nIdx === 0 && bodyRows.length && headRows.length && headRows.every((r) => r.length > 1 && r[0]!.text === '')) nIdx = 1;
+  // Kaggle kernels): every header row leaves the first column's label empty, as pandas does for the index,
+  // except the row of index names (`Pclass` over an empty data part) pandas adds for a named index.
+  const indexNames = (r: RawCell[]): boolean => r[0]!.text !== '' && r.slice(1).every((c) => c.text === '');
+  if (nIdx === 0 && bodyRows.length && headRows.some((r) => r.length > 1 && r[0]!.text === '') && headRows.every((r) => r.length > 1 && (r[0]!.text === '' || indexNames(r)))) nIdx = 1;
   const pad = (r: RawCell[]): string[] => Array.from({ length: width }, (_, i) => r[i]?.text ?? '');
   const header = headRows.map(pad).filter((r) => {
     // The row of index names (data part empty) is not a level of column labels.

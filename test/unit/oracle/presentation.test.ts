@@ -628,6 +628,14 @@ test('parseHtmlTables: an index written as <td> under an empty header cell is st
   assert.deepEqual(plain.columns, ['a', 'b']);
 });
 
+test('parseHtmlTables: a named index written as <td> (a header row of index names: Pclass over an empty data part) is the index too', () => {
+  const head = '<table border="1" class="dataframe"><thead><tr><th></th><th>Survived</th></tr><tr><th>Pclass</th><th></th></tr></thead>';
+  const asTd = parseHtmlTables(`${head}<tbody><tr><td>1</td><td>216</td></tr><tr><td>3</td><td>491</td></tr></tbody></table>`)[0]!;
+  const asTh = parseHtmlTables(`${head}<tbody><tr><th>1</th><td>216</td></tr><tr><th>3</th><td>491</td></tr></tbody></table>`)[0]!;
+  assert.deepEqual(asTd, asTh);
+  assert.deepEqual(asTd.rows.map((r) => r.label), ['1', '3']);
+});
+
 // ---------------------------------------------------------------- SciPy result objects
 
 test("SciPy's result objects read as the tuples they were: pearsonr's tuple, the t-test's namedtuple without the later df", () => {
