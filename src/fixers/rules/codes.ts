@@ -154,6 +154,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'numpy-newbyteorder': 'NP053',
   'numpy-dtype-name-strings': 'NP054',
   'numpy-integer-negative-power': 'NP055',
+  'numpy-pin-bool-arraylike-index': 'NP056',
   // pandas (PD)
   'pandas-ix': 'PD001',
   'pandas-append': 'PD002',

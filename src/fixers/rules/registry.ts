@@ -26,6 +26,7 @@ import { sklearnMixedFeatureNames } from './sklearn-mixed-feature-names.js';
 import { sklearnNpMatrix } from './sklearn-np-matrix.js';
 import { sklearnIntegralFloat } from './sklearn-integral-float.js';
 import { sklearnNumericStrings } from './sklearn-numeric-strings.js';
+import { numpyBoolArraylikeIndex } from './numpy-bool-arraylike-index.js';
 import { sklearnTreeExportStringNames } from './sklearn-tree-export-names.js';
 import { sklearnGradientBoostingLoss } from './sklearn-gradient-boosting-loss.js';
 import { sklearnLinearRegressionRank } from './sklearn-linear-regression-rank.js';
@@ -57,7 +58,7 @@ import { dataDropAbsentLabels } from './data-drop-absent-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNumericStrings, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, pandasGroupbyApplyGroupKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, pandasMissingLabelsReindex, dataDropAbsentLabels];
+  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNumericStrings, numpyBoolArraylikeIndex, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, pandasGroupbyApplyGroupKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, pandasMissingLabelsReindex, dataDropAbsentLabels];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {
