@@ -61,6 +61,8 @@ const SKIP_LINE = [
   // per-fit lines changed format in scikit-learn 0.24 and interleave in any order on several workers.
   /^\s*Fitting \d+ folds? for each of \d+ candidates?/,
   /^\s*\[CV\b/,
+  // "Saving train.csv to train (5).csv": Colab's upload widget (and the like) naming files, not results.
+  /^\s*Saving \S.* to \S.*$/,
 ];
 
 const REMOVE = [

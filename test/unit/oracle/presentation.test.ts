@@ -685,3 +685,7 @@ test('value_counts printed as lines: labels of equal count in another order are 
   const [o2, n2] = pair([[stream(author)]], [[stream(counts([[-1, 800], [14, 8], [149, 7], [50, 6], [59, 6], [63, 5], [17, 5]]))]]);
   assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
+
+test("a line naming where a file was saved (Colab's upload widget: Saving train.csv to train (5).csv) carries no result", () => {
+  assert.deepEqual(nums('Saving train.csv to train (5).csv\naccuracy 0.8\n'), [[0.8]]);
+});
