@@ -8,6 +8,17 @@ import { alignLines, pairTables } from './align.js';
 import { compareTables } from './compare-tables.js';
 import { MAX_LABELS_REPORTED, MAX_LINES_PER_CELL, type CellReport, type CellVerdict, type Comparison, type TableReport } from './types.js';
 
+/** Failing comparisons on the given lines (by context) become ties, unjudged; how many. */
+function markTies(comparisons: Comparison[], lines: ReadonlySet<string>): number {
+  let excused = 0;
+  comparisons.forEach((c, i) => {
+    if (c.ok || c.new === null || !lines.has(c.context ?? '')) return;
+    comparisons[i] = { ...c, ok: true, unjudged: 'tie' };
+    excused++;
+  });
+  return excused;
+}
+
 /**
  * A search's best parameters printed as a dict (`{'C': 10, 'max_depth': 7}` from best_params_)
  * are the argmax of its scores: with scores equal within the tolerance any of the tied candidates
@@ -20,13 +31,7 @@ function excuseSearchLabels(source: string, lines: readonly NumberLine[], compar
   if (!labels.size) return 0;
   const others = comparisons.filter((c) => !labels.has(c.context ?? ''));
   if (!others.some((c) => c.ok && c.new !== null) || others.some((c) => !c.ok)) return 0;
-  let excused = 0;
-  comparisons.forEach((c, i) => {
-    if (c.ok || c.new === null || !labels.has(c.context ?? '')) return;
-    comparisons[i] = { ...c, ok: true, unjudged: 'tie' };
-    excused++;
-  });
-  return excused;
+  return markTies(comparisons, labels);
 }
 
 /**
@@ -52,13 +57,7 @@ function excuseTiedOrder(origLines: readonly NumberLine[], curLines: readonly Nu
     }
     i = j;
   }
-  let excused = 0;
-  comparisons.forEach((c, k) => {
-    if (c.ok || c.new === null || !tied.has(c.context ?? '')) return;
-    comparisons[k] = { ...c, ok: true, unjudged: 'tie' };
-    excused++;
-  });
-  return excused;
+  return markTies(comparisons, tied);
 }
 
 export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | undefined, tolerance: number, source = ''): { report: CellReport; comparisons: Comparison[] } {
