@@ -17,7 +17,7 @@ import type { SandboxRequest } from '../executor/types.js';
 import { fixNotebook, type RuleFinding } from '../fixers/rules/index.js';
 import { MeteredProvider, SpendTracker, type LlmProvider, type ToolBudgets } from '../fixers/llm/index.js';
 import { pinEvidentDefaults } from '../fixers/rules/evident-pins.js';
-import { eraFromRemovedApis, eraFromStoredOutputs, versionLessThan } from '../fixers/rules/era-evidence.js';
+import { eraFromRemovedApis, eraFromStoredOutputs, shellFromStoredOutputs, versionLessThan } from '../fixers/rules/era-evidence.js';
 import type { EraHint } from '../fixers/rules/types.js';
 import { judge } from './oracle/index.js';
 import type { ExpectedTarget } from './verdict.js';
@@ -84,7 +84,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
   const provider = opts.llm?.provider ? new MeteredProvider(abortedBy(opts.llm.provider, opts.signal), spend) : null;
   const llmReason = opts.llm?.reason ?? 'no LLM configured';
   // The era as the stored outputs show it (estimator reprs, library warnings), for the pins.
-  const era: EraHint & { bounds: NonNullable<EraHint['bounds']> } = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) } };
+  const era: EraHint & { bounds: NonNullable<EraHint['bounds']> } = { ...(opts.era ?? {}), bounds: { ...eraFromStoredOutputs(original), ...(opts.era?.bounds ?? {}) }, shell: opts.era?.shell ?? shellFromStoredOutputs(original) };
   let env: KernelEnvironment | undefined;
   let opened: { kind: string; environment: ModernizeReport['environment'] } | undefined;
   let outcome: LoopOutcome | undefined;
@@ -187,10 +187,8 @@ async function staticPass(bench: Workbench, era: EraHint & { bounds: NonNullable
   // Old defaults whose effect the data itself shows (e.g. 'None' fields read as NaN since pandas 2.0).
   const data = opts.sandbox.data;
   const facts = data ? readDataFacts(data.dir, { exclude: data.exclude ?? [] }) : undefined;
-  if (facts) {
-    publish({ type: 'data-facts', facts });
-    for (const patch of (await pinEvidentDefaults(bench.work, { dataFiles, dataFacts: facts, era })).patches) bench.apply(patch, 0, 'static pin: the data holds values read differently since the notebook was written');
-  }
+  if (facts) publish({ type: 'data-facts', facts });
+  for (const patch of (await pinEvidentDefaults(bench.work, { dataFiles, ...(facts ? { dataFacts: facts } : {}), era })).patches) bench.apply(patch, 0, "static pin: the data or the author's shell, as the evidence shows them");
   publish({
     type: 'static-pass', changedCells: fixed.patches.map((p) => p.edits[0].cell), findingsBefore: fixed.originalFindings.length,
     findings: fixed.findings.map((f) => ({ cell: f.cell, rule: f.ruleId, message: f.message, autoFixable: f.autoFixable })),

@@ -563,6 +563,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'env-drop-unused-failing-import': 'ENV004',
   'env-colab-only': 'ENV005',
   'env-missingno-substitute': 'ENV006',
+  'env-ipython-display-all': 'ENV007',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',

@@ -18,7 +18,7 @@
  */
 import type { Notebook } from '../../core/notebook.js';
 import { sourceText } from '../../core/notebook.js';
-import type { EraBound, Library } from './types.js';
+import type { EraBound, EraHint, Library } from './types.js';
 import type { Finding } from '../../core/patch.js';
 import { ruleById } from './registry.js';
 
@@ -125,6 +125,25 @@ function versionLess(a: string, b: string): boolean {
 }
 
 /** Bounds from the notebook's own findings: an API removed in version V, used, means the library was older than V. */
+/**
+ * The author's shell as the stored outputs show it. IPython displays one value per cell, the last
+ * expression's (`ast_node_interactivity = 'last_expr'`); a cell that stored two or more
+ * `execute_result` outputs ran in a shell set to display every expression statement's value
+ * (`'all'`, a profile setting many authors kept in `ipython_config.py`). Here the same cell shows
+ * only its last value, and the oracle would read the earlier ones as missing or drifted. A notebook
+ * that sets the option itself needs nothing.
+ */
+export function shellFromStoredOutputs(nb: Notebook): NonNullable<EraHint['shell']> {
+  const code = nb.cells.filter((c) => c.cell_type === 'code');
+  if (code.some((c) => sourceText(c.source).includes('ast_node_interactivity'))) return {};
+  for (const [i, cell] of nb.cells.entries()) {
+    if (cell.cell_type !== 'code') continue;
+    const results = ((cell.outputs ?? []) as Array<{ output_type?: string }>).filter((o) => o.output_type === 'execute_result').length;
+    if (results >= 2) return { displayAll: `cell ${i} stored ${results} expression values, which IPython shows only when ast_node_interactivity is 'all'` };
+  }
+  return {};
+}
+
 export function eraFromRemovedApis(findings: readonly Finding[]): Partial<Record<Library, EraBound>> {
   const bounds: Partial<Record<Library, EraBound>> = {};
   for (const f of findings) {

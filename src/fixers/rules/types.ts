@@ -98,6 +98,12 @@ export interface EraHint {
    * that the notebook is newer than a change still rules that pin out.
    */
   unknownAsOld?: boolean;
+  /**
+   * How the author's IPython shell was configured, as the stored outputs show it (settings of a
+   * profile, never in the notebook). `displayAll`: the reason to believe every expression statement's
+   * value was displayed (`ast_node_interactivity = 'all'`).
+   */
+  shell?: { displayAll?: string };
 }
 
 /** The notebook's `lib` is known to be older than `version`, because of `reason`. */

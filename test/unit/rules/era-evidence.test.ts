@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eraFromStoredOutputs } from '../../../src/fixers/rules/era-evidence.js';
+import { eraFromStoredOutputs, shellFromStoredOutputs } from '../../../src/fixers/rules/era-evidence.js';
+import { fixNotebook } from '../../../src/fixers/rules/index.js';
+import { pinEvidentDefaults } from '../../../src/fixers/rules/evident-pins.js';
+import { sourceText } from '../../../src/core/notebook.js';
 import { Era } from '../../../src/fixers/rules/versions.js';
 import { notebookOf } from './support.js';
 
@@ -56,5 +59,24 @@ describe('eraFromRemovedApis', () => {
     assert.equal(eraFromRemovedApis(used).pandas?.version, '1.0');
     assert.match(eraFromRemovedApis(used).pandas!.reason, /as_matrix/);
     assert.deepEqual(eraFromRemovedApis(await scanNotebook(notebookOf(['import pandas as pd\nprint(pd.DataFrame({"a": [1]}).sum())']))), {});
+  });
+});
+
+describe('shellFromStoredOutputs (ENV007)', () => {
+  const display = { output_type: 'display_data', data: { 'text/plain': 'x' }, metadata: {} };
+  it("two stored expression values in one cell mean ast_node_interactivity = 'all'; the pin goes after the first import", async () => {
+    const nb = withOutputs(['import pandas as pd\ndf = pd.read_csv("train.csv")', 'df.shape\ndf.head()'], [[], [result('(3, 2)'), result('   a  b')]]);
+    const shell = shellFromStoredOutputs(nb);
+    assert.match(shell.displayAll ?? '', /cell 1 stored 2 expression values/);
+    const pinned = await pinEvidentDefaults(nb, { era: { shell } });
+    assert.equal(sourceText(pinned.notebook.cells[0].source), "import pandas as pd\n_ipython_display_all_ = get_ipython().ast_node_interactivity = 'all'  # the author's shell showed every expression's value\ndf = pd.read_csv(\"train.csv\")");
+    // Without the evidence the rule never fires.
+    assert.equal((await fixNotebook(nb, { kinds: ['score-calibration'], ruleIds: ['env-ipython-display-all'] })).changes.length, 0);
+  });
+
+  it('one value per cell, display() outputs, or a notebook that sets the option itself: nothing', () => {
+    assert.deepEqual(shellFromStoredOutputs(withOutputs(['a', 'b'], [[result('1')], [result('2'), display]])), {});
+    const own = withOutputs(["from IPython.core.interactiveshell import InteractiveShell\nInteractiveShell.ast_node_interactivity = 'all'", 'a\nb'], [[], [result('1'), result('2')]]);
+    assert.deepEqual(shellFromStoredOutputs(own), {});
   });
 });
