@@ -13,6 +13,7 @@ import { pinDefaults, rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
 import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
 import { codeCellIndices, orderForNameError, runUpOrder, unprovenOrdersForNameError } from './execution-order.js';
+import { laterRunOrder } from './later-run-cells.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
 import { invalidParameterPatches, unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
@@ -86,6 +87,9 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     // The cells the author ran just before this one (consecutive counts), in the author's order.
     const runUp = runUpOrder(inp.original, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
     if (runUp) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: runUp.why }, label: `run order (author's run-up): cells ${runUp.moved.join(', ')} before cell ${inp.cell}`, order: runUp.order });
+    // Cells above it the author ran later, changing what it reads: after it, as the author ran them.
+    const later = laterRunOrder(inp.original, inp.notebook, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
+    if (later) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: later.why }, label: `run order (run later by the author): cells ${later.moved.join(', ')} after cell ${inp.cell}`, order: later.order });
   }
   if (inp.error.ename === 'NameError') {
     // The author ran a later cell first (stored execution counts): run it first too.

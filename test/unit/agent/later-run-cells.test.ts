@@ -1,0 +1,41 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { laterRunOrder } from '../../../src/agent/later-run-cells.js';
+import { makeNotebook } from '../../support/notebooks.js';
+import type { Notebook } from '../../../src/core/notebook.js';
+
+function withCounts(cells: string[], counts: Array<number | null>): Notebook {
+  const nb = makeNotebook(cells);
+  nb.cells.forEach((c: any, i) => { c.execution_count = counts[i]; });
+  return nb;
+}
+
+describe('laterRunOrder', () => {
+  it('runs a cell above the failing one that the author ran later, and that changes what it reads, just after it', () => {
+    const nb = withCounts([
+      "train = pd.read_csv('train.csv')",
+      "n = train[train.Embarked == 'C'].Embarked.count()",
+      "train.loc[[61, 829], :] = 'Q'",
+      "print(n)",
+      "train[train.Fare == train.Fare.max()]",
+      "train.head()",
+    ], [1, 40, 41, 42, 24, 25]);
+    const r = laterRunOrder(nb, nb, 4, [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(r?.order, [0, 1, 3, 4, 2, 5]);
+    assert.deepEqual(r?.moved, [2]);
+    assert.match(r!.why, /cell 2 \[41\] after cell 4 \[24\].*changes train, which cell 4 reads/);
+  });
+
+  it('takes along later-run cells that read what a deferred cell binds', () => {
+    const nb = withCounts(['df = load()', 'df = df.dropna()\nk = 3', 'print(k)', 'df.describe()'], [1, 9, 10, 5]);
+    assert.deepEqual(laterRunOrder(nb, nb, 3, [0, 1, 2, 3])?.order, [0, 3, 1, 2]);
+  });
+
+  it('nothing when the cells above ran earlier, change nothing it reads, or give it its only definition', () => {
+    assert.equal(laterRunOrder(withCounts(['df = load()', "df['a'] = 1", 'df.a.sum()'], [1, 2, 3]), withCounts(['df = load()', "df['a'] = 1", 'df.a.sum()'], [1, 2, 3]), 2, [0, 1, 2]), undefined);
+    const other = withCounts(['df = load()', "x = {}\nx['a'] = 1", 'df.a.sum()'], [1, 9, 3]);
+    assert.equal(laterRunOrder(other, other, 2, [0, 1, 2]), undefined);
+    const only = withCounts(['df = load()', 'y = 2', 'df.a.sum() + y'], [1, 9, 3]);
+    assert.equal(laterRunOrder(only, only, 2, [0, 1, 2]), undefined);
+  });
+});
