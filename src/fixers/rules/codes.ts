@@ -479,6 +479,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'seaborn-jointgrid-annotate': 'SNS012',
   'seaborn-axlabel': 'SNS013',
   'seaborn-grid-dropna': 'SNS014',
+  'seaborn-duplicate-index': 'SNS015',
   // xgboost (XGB)
   'xgboost-fit-arguments': 'XGB001',
   'xgboost-ntree-limit': 'XGB002',

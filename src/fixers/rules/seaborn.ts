@@ -3,7 +3,8 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
 import { deleteStatement, err, moveModules, rule } from './helpers.js';
-import { addArgument, callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, type Args } from './tree.js';
+import { addArgument, callArgs, kwValue, paren, removeArgument, renameKeyword, replaceNode, stringValue, type Args } from './tree.js';
+import { atRuntimeError } from './traceback.js';
 
 const WN = (v: string) => `https://seaborn.pydata.org/whatsnew/v${v}.html`;
 const SETUP = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.close('all')\nimport pandas as pd\nimport seaborn as sns\ndf = pd.DataFrame({'x': [1, 2, 3, 4], 'y': [2.0, 4.0, 5.0, 4.0], 'c': ['a', 'b', 'a', 'b']})\n";
@@ -516,4 +517,42 @@ const gridDropna = rule({
   },
 });
 
-export const seabornRules: Rule[] = [gridDropna, factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, axlabel, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];
+/** What pandas raises when seaborn reindexes a frame whose index repeats labels (2.x wording, then 1.x). */
+const DUPLICATE_AXIS = /cannot reindex (?:on an axis with duplicate labels|from a duplicate axis)/;
+
+/** Plotting functions and grids that take a frame as `data` (the grids and pairplot also as their first argument). */
+const DATA_TAKERS = ['barplot', 'boxplot', 'violinplot', 'boxenplot', 'pointplot', 'countplot', 'stripplot', 'swarmplot', 'catplot', 'factorplot', 'lineplot', 'scatterplot', 'relplot', 'histplot', 'kdeplot', 'ecdfplot', 'rugplot', 'displot', 'regplot', 'residplot', 'lmplot', 'jointplot', 'pairplot', 'FacetGrid', 'PairGrid', 'JointGrid'];
+const DATA_FIRST = new Set(['pairplot', 'FacetGrid', 'PairGrid']);
+
+const duplicateIndex = rule({
+  id: 'seaborn-duplicate-index',
+  triggers: DATA_TAKERS,
+  library: 'seaborn',
+  title: 'a frame with repeated index labels given as data (reindexed since 0.11.2)',
+  old: "sns.barplot(x='Pclass', y='Fare', data=pd.concat([train, test]))",
+  new: "sns.barplot(x='Pclass', y='Fare', data=pd.concat([train, test]).reset_index(drop=True))",
+  removedIn: '0.11.2',
+  trigger: 'error',
+  errors: [err('ValueError', DUPLICATE_AXIS)],
+  link: 'https://github.com/mwaskom/seaborn/issues/2709',
+  message: "since seaborn 0.11.2 the plotting functions reindex their data, which fails when the frame's index repeats labels (pd.concat([train, test]) keeps both frames' 0..n): the frame's columns are what is plotted, so data=<frame>.reset_index(drop=True) draws what 0.11.1 drew (the maintainers' own advice)",
+  fixtures: [{
+    before: SETUP + "d = pd.concat([df, df.assign(y=[1.0, None, 2.0, None])])\nax = sns.barplot(x='c', y='y', data=d)\nprint(len(ax.patches))",
+    after: SETUP + "d = pd.concat([df, df.assign(y=[1.0, None, 2.0, None])])\nax = sns.barplot(x='c', y='y', data=d.reset_index(drop=True))\nprint(len(ax.patches))",
+    expect: '2',
+    beforeError: 'ValueError',
+    context: { runtime: { ename: 'ValueError', evalue: 'cannot reindex on an axis with duplicate labels' } },
+  }],
+  *find(ctx) {
+    const at = atRuntimeError(ctx, DUPLICATE_AXIS);
+    if (!at) return;
+    for (const { call, name, args } of snsCalls(ctx, DATA_TAKERS)) {
+      if (!at.onLine(call)) continue;
+      const data = kwValue(args.keywords.get('data')) ?? (DATA_FIRST.has(name) ? args.positional[0] : undefined);
+      if (!data || /\.reset_index\(/.test(data.text)) continue;
+      yield { node: data, edits: [replaceNode(data, `${paren(data)}.reset_index(drop=True)`)] };
+    }
+  },
+});
+
+export const seabornRules: Rule[] = [duplicateIndex, gridDropna, factorplot, lvplot, tsplot, positional, sizeHeight, statFunc, removedFunctions, axlabel, splitDodge, snsPlt, kdeplotData2, removedModules, jointAnnotate];

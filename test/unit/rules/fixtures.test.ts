@@ -79,7 +79,8 @@ for (const rule of ALL_RULES) {
       assert.match(rule.id, /^[a-z0-9]+(-[a-z0-9_]+)+$/);
       assert.ok(rule.fixtures.length > 0, 'needs at least one fixture');
       assert.ok(rule.link.startsWith('https://'), 'needs a changelog link');
-      assert.ok(rule.kind === 'error-repair' ? !!rule.removedIn || rule.library === 'environment' || rule.library === 'data' : !!(rule.changedIn ?? rule.fixedIn), 'needs a version');
+      // Environment rules restore the author's setting (a missing package, a shell option), not a library release.
+      assert.ok(rule.library === 'environment' || (rule.kind === 'error-repair' ? !!rule.removedIn || rule.library === 'data' : !!(rule.changedIn ?? rule.fixedIn)), 'needs a version');
       const differsOnly = rule.fixtures.every((f) => f.beforeOutcome === 'differs');
       if (rule.kind === 'error-repair' && rule.library !== 'data' && !differsOnly) assert.ok(rule.errors.length > 0, 'needs an error signature');
       for (const f of rule.fixtures) assert.ok(f.after !== undefined || f.manual !== undefined || f.noSandbox, 'report-only fixtures need a manual fix');
