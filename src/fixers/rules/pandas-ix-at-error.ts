@@ -25,8 +25,8 @@ import type { TextEdit } from './types.js';
 import { addCellEdit, cellReplacements } from './cell-edits.js';
 import { onFrameLines } from './traceback.js';
 
-/** `KeyError: 3`, `KeyError: "None of [Index([0, 1], dtype='int64')] are in the [columns]"`, `[Int64Index([...])]`. */
-const POSITIONAL_KEY = /^'?\d+'?$|None of \[(Int64|Range)?Index\(\[(?:[\d,\s]|\\n)+\],(?:\s|\\n)*dtype='int64'\)\] are in the \[(columns|index)\]|^\(?\d+, \d+\)?$/;
+/** `KeyError: 3`, `KeyError: -1`, `KeyError: "None of [Index([0, -1], dtype='int64')] are in the [columns]"`, `[Int64Index([...])]`. */
+const POSITIONAL_KEY = /^'?-?\d+'?$|None of \[(Int64|Range)?Index\(\[(?:[-\d,\s]|\\n)+\],(?:\s|\\n)*dtype='int64'\)\] are in the \[(columns|index)\]|^\(?\d+, \d+\)?$/;
 /** A frame grown by `.loc` assignments with row labels it did not have, then joined or aligned. */
 const GROWN_ROWS = /cannot reindex on an axis with duplicate labels|cannot reindex from a duplicate axis|Reindexing only valid with uniquely valued Index objects/;
 

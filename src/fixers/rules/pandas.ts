@@ -76,6 +76,13 @@ const ix = rule({
       beforeError: 'AttributeError',
     },
     {
+      // A list of positions with a negative one (first and last column).
+      before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6], 'c': [7, 8, 9]})\nprint(df.ix[:, [0, -1]].columns.tolist())",
+      after: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6], 'c': [7, 8, 9]})\nprint(df.iloc[:, [0, -1]].columns.tolist())",
+      expect: "['a', 'c']",
+      beforeError: 'AttributeError',
+    },
+    {
       before: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.ix[0:1, 0:1].shape)",
       manual: "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': [4, 5, 6]})\nprint(df.iloc[0:2, 0:1].shape)",
       expect: '(2, 1)',
@@ -111,7 +118,8 @@ function isIntLike(k: SyntaxNode): boolean {
   if (k.type === 'integer') return true;
   if (k.type === 'unary_operator') return k.childForFieldName('argument')?.type === 'integer';
   if (k.type === 'slice') return k.namedChildren.length > 0 && k.namedChildren.every((c) => !c || c.type === 'integer' || c.type === 'unary_operator');
-  if (k.type === 'list') return k.namedChildren.length > 0 && k.namedChildren.every((c) => !c || c.type === 'integer');
+  // `[0, -1]`: the first and last column, a negative position among them.
+  if (k.type === 'list') return k.namedChildren.length > 0 && k.namedChildren.every((c) => !c || c.type === 'integer' || (c.type === 'unary_operator' && c.childForFieldName('argument')?.type === 'integer'));
   return false;
 }
 
