@@ -122,7 +122,7 @@ function positionalish(k: SyntaxNode): boolean {
     case 'slice':
       return k.namedChildren.every((c) => !c || ['integer', 'identifier', 'unary_operator', 'binary_operator'].includes(c.type));
     case 'list':
-      return k.namedChildren.every((c) => !c || c.type === 'integer');
+      return k.namedChildren.every((c) => !c || c.type === 'integer' || (c.type === 'unary_operator' && c.childForFieldName('argument')?.type === 'integer'));
     case 'binary_operator':
       return !['<', '>', '==', '!=', '<=', '>=', '&', '|'].includes(k.child(1)?.type ?? '');
     default:

@@ -19,8 +19,8 @@ describe('ixPositionalPatches', () => {
     const [c] = await ixPositionalPatches(nb, 0, { ename: 'KeyError', evalue: "\"None of [Index([0, 3, 4], dtype='int64')] are in the [index]\"" }, original);
     assert.equal((c!.patch.edits[0] as any).newSource, 'X_tr = X.iloc[train_idx]');
     // A negative position among the keys (the first and the last column).
-    const [d] = await ixPositionalPatches(notebookOf(['f = f.loc[:, [0, k]]']), 0, { ename: 'KeyError', evalue: "\"None of [Index([0, -1], dtype='int64')] are in the [columns]\"" }, notebookOf(['f = f.ix[:, [0, k]]']));
-    assert.equal((d!.patch.edits[0] as any).newSource, 'f = f.iloc[:, [0, k]]');
+    const [d] = await ixPositionalPatches(notebookOf(['f = f.loc[:, [0, -1]]']), 0, { ename: 'KeyError', evalue: "\"None of [Index([0, -1], dtype='int64')] are in the [columns]\"" }, notebookOf(['f = f.ix[:, [0, -1]]']));
+    assert.equal((d!.patch.edits[0] as any).newSource, 'f = f.iloc[:, [0, -1]]');
   });
   it('a row counter on a non-integer index: .loc[df.index[i], cols], from a KeyError or from rows the assignments added', async () => {
     const original = notebookOf(['for i in range(3):\n    v = df.ix[i, "Age"]']);
