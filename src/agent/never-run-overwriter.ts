@@ -6,7 +6,8 @@
  * (`'NoneType' object is not subscriptable`, a KeyError for a dropped column).
  *
  * When a recorded cell fails, nothing repairs it, and the last cell that (re)binds or changes a name
- * it reads is one the author never ran, while a recorded cell above that one binds the same name,
+ * it reads (recorded cells that only change it in place aside) is one the author never ran, while a
+ * recorded cell above that one binds the same name,
  * that never-run cell is the candidate to skip: the run then gives the failing cell the binding the
  * author's run gave it. The loop skips it (marked in the output notebook, named in the verdict) and
  * re-runs from a fresh kernel; the re-run, not this guess, decides whether the failure goes away.
@@ -33,10 +34,14 @@ export function neverRunOverwriter(du: NotebookDefUse, failing: number, ename: s
   const found = new Map<number, string[]>();
   for (const name of new Set(reads)) {
     const binders = above.filter((c) => c.defines.includes(name) || c.mutates.includes(name));
-    const last = binders[0];
+    // The nearest never-run binder, past recorded cells that only change the value in place (a
+    // recorded `test.drop('Embarked', inplace=True)` below it keeps its effect); a recorded cell that
+    // binds the name anew wipes it, so none past that.
+    const k = binders.findIndex((c) => neverRun.has(c.cell) || c.defines.includes(name));
+    const last = k >= 0 ? binders[k] : undefined;
     if (!last || !neverRun.has(last.cell)) continue;
     // Skipping must leave the author's binding, not no binding at all.
-    if (!binders.slice(1).some((c) => !neverRun.has(c.cell) && c.defines.includes(name))) continue;
+    if (!binders.slice(k + 1).some((c) => !neverRun.has(c.cell) && c.defines.includes(name))) continue;
     found.set(last.cell, [...(found.get(last.cell) ?? []), name]);
   }
   const cell = [...found.keys()].sort((a, b) => pos(b) - pos(a))[0];

@@ -16,6 +16,12 @@ describe('neverRunOverwriter', () => {
     assert.ok(o?.expected.skipped && o.expected.neverRun && o.expected.ename === 'TypeError');
   });
 
+  it('past a recorded cell that only changes the value in place, the never-run binder above it still counts', () => {
+    // The author's test frame never lost Fare; the recorded drop of Embarked below keeps the never-run drop's effect.
+    const d = du(["test = read('test.csv')", "test.drop(['Fare'], axis=1, inplace=True)", "test.drop('Embarked', axis=1, inplace=True)", 'model.predict(test)']);
+    assert.equal(neverRunOverwriter(d, 3, 'ValueError', new Set([1]), new Set())?.cell, 1);
+  });
+
   it('an in-place change counts as a binding (inplace=True, a method that mutates)', () => {
     const d = du(["df = read('t.csv')", "df.drop(['Cabin'], axis=1, inplace=True)", "print(df['Cabin'])"]);
     assert.equal(neverRunOverwriter(d, 2, 'KeyError', new Set([1]), new Set())?.cell, 1);
