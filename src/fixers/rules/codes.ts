@@ -300,6 +300,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-pin-display-min-rows': 'PD142',
   'pandas-loc-one-element-value': 'PD143',
   'pandas-groupby-apply-group-keys': 'PD145',
+  'pandas-pin-styler-precision': 'PD146',
   'pandas-to-datetime-iso-format': 'PD144',
   // scikit-learn (SK)
   'sklearn-cross-validation-module': 'SK001',

@@ -42,6 +42,7 @@ import { mplSubplotArgument } from './matplotlib-subplot-argument.js';
 import { pandasGetitemPositions } from './pandas-getitem-positions.js';
 import { pandasDisplayMinRows } from './pandas-display-min-rows.js';
 import { ipythonDisplayAll } from './ipython-display-all.js';
+import { pandasPinStylerPrecision } from './pandas-styler-precision.js';
 import { envMissingnoSubstitute } from './env-missingno.js';
 import { sklearnBoolParameter } from './sklearn-bool-parameter.js';
 import { pandasConcatSort } from './pandas-concat-sort.js';
@@ -59,7 +60,7 @@ import { dataDropAbsentLabels } from './data-drop-absent-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNumericStrings, numpyBoolArraylikeIndex, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, pandasGroupbyApplyGroupKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, ipythonDisplayAll, pandasMissingLabelsReindex, dataDropAbsentLabels];
+  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnNumericStrings, numpyBoolArraylikeIndex, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, pandasGroupbyApplyGroupKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, ipythonDisplayAll, pandasPinStylerPrecision, pandasMissingLabelsReindex, dataDropAbsentLabels];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {
