@@ -125,6 +125,16 @@ export function excuseNeverRun(d: FixDiagnosis, stop: Stop, neverRun: ReadonlySe
 }
 
 /**
+ * A cell the author ran but did not finish (stored-errors.unfinishedByAuthor: its final print wrote
+ * nothing) fails here and nothing repairs it: the author's run stopped in it too. It is skipped
+ * like a never-run cell; the cells after it are still judged against their stored outputs.
+ */
+export function excuseUnfinished(d: FixDiagnosis, stop: Stop, unfinished: ReadonlySet<number>): ExpectedError | undefined {
+  if (!d.error || !unfinished.has(d.cell) || (stop.reason !== 'no-fix-available' && stop.reason !== 'unfixable')) return undefined;
+  return { ename: d.error.ename, skipped: true, reason: `the author's run did not finish this cell (it has an execution count, but its closing print() stored no output); here it raises ${d.error.ename} and no fix applies (${stop.detail.slice(0, 200)}); it is not run` };
+}
+
+/**
  * A cell the author never ran is over the time budget or out of memory here. It has no record: no
  * stored output says what it computed, so no runtime reduction of it could be checked, and the cells
  * the author did run never had its effects. It is skipped (marked in the output notebook and named in
@@ -153,11 +163,15 @@ export function stuckMove(input: {
   stop: Stop;
   notebook: Notebook;
   neverRun?: ReadonlySet<number>;
+  /** Cells the author ran but did not finish (stored-errors.unfinishedByAuthor). */
+  unfinished?: ReadonlySet<number>;
   /** Never-run cells already skipped as overwriters. */
   skipped: ReadonlySet<number>;
   runOrder?: readonly number[];
 }): StuckMove {
   const { diagnosis: d, stop, neverRun } = input;
+  const unfinished = input.unfinished && excuseUnfinished(d, stop, input.unfinished);
+  if (unfinished) return { kind: 'excuse', cell: d.cell, expected: unfinished };
   if (!neverRun) return { kind: 'stop', stop };
   const excused = excuseNeverRun(d, stop, neverRun);
   if (excused) return { kind: 'excuse', cell: d.cell, expected: excused };

@@ -45,6 +45,8 @@ export interface LoopInput {
   stuck: { findings: readonly RuleFinding[]; project?: { files: string[]; dir: string }; dataFiles: readonly string[]; hasData: boolean; llm: { enabled: boolean; reason: string } };
   /** Code cells the author never ran (stored-errors.neverRunByAuthor): their unrepaired errors are excused. */
   neverRun?: ReadonlySet<number>;
+  /** Cells the author ran but did not finish (stored-errors.unfinishedByAuthor): excused the same way. */
+  unfinished?: ReadonlySet<number>;
   signal?: AbortSignal;
 }
 
@@ -174,7 +176,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       }
       if (!patch) {
         // Skip a never-run cell (the failing one, or one above that rebinds what it reads), or stop.
-        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder });
+        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder });
         if (next.kind === 'stop') return done(next.stop);
         if (next.expected.overwrites) overwritersSkipped.add(next.cell);
         state = await excuse(next.cell, next.expected);

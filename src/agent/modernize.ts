@@ -29,7 +29,7 @@ import { readDataFacts } from './data-facts.js';
 import type { DataFacts } from '../fixers/rules/context.js';
 import { hasStructuralEdits, layoutCells, reorderCells } from './execution-order.js';
 import { deletedReason } from '../fixers/llm/index.js';
-import { neverRunByAuthor, storedErrors } from './stored-errors.js';
+import { neverRunByAuthor, storedErrors, unfinishedByAuthor } from './stored-errors.js';
 import type { AgentEvent } from './events.js';
 import { KernelEnvironment } from './kernel-environment.js';
 import { modernizationLoop, type LoopOutcome } from './loop.js';
@@ -118,6 +118,7 @@ export async function modernizeNotebook(original: Notebook, opts: ModernizeOptio
         ...(project ? { project: { files: project.selection.files.map((f) => f.rel), dir: project.request.dir } } : {}),
       },
       neverRun: neverRunByAuthor(original),
+      unfinished: unfinishedByAuthor(original),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     for (let next = await stream.next(); ; next = await stream.next()) {

@@ -14,6 +14,8 @@ import type { ExpectedError } from '../core/run-result.js';
 import { innermostNotebookFrame } from '../core/traceback.js';
 import type { ExecuteCellsOptions } from '../executor/run-notebook.js';
 import type { NotebookDefUse } from '../fixers/python/defuse.js';
+import { parsePython } from '../fixers/python/parser.js';
+import { maskIPythonLines } from '../fixers/python/ipython.js';
 
 /**
  * Code cells the author never ran: in a notebook with execution counts, a non-empty code cell with
@@ -24,6 +26,34 @@ export function neverRunByAuthor(nb: Notebook): Set<number> {
   if (!nb.cells.some((c) => c.cell_type === 'code' && typeof c.execution_count === 'number')) return out;
   nb.cells.forEach((cell, index) => {
     if (cell.cell_type === 'code' && cell.execution_count == null && !(cell.outputs ?? []).length && sourceText(cell.source).trim()) out.add(index);
+  });
+  return out;
+}
+
+/**
+ * Code cells the author ran but did not finish: a cell with an execution count and no outputs at all,
+ * whose code ends in a top-level `print(...)` (unconditional, to stdout) that would have written
+ * something had the cell reached it. The author's run raised or was interrupted there and the error
+ * output was cleared (a cleared cell clears everything, and a finished run of it prints). A cell
+ * magic (`%%capture`) may swallow the print, so those cells are left out.
+ */
+export function unfinishedByAuthor(nb: Notebook): Set<number> {
+  const out = new Set<number>();
+  nb.cells.forEach((cell, index) => {
+    if (cell.cell_type !== 'code' || typeof cell.execution_count !== 'number' || (cell.outputs ?? []).length) return;
+    const src = sourceText(cell.source);
+    if (/^\s*%%/.test(src) || !/\bprint\s*\(/.test(src)) return;
+    const tree = parsePython(maskIPythonLines(src).code);
+    try {
+      const last = tree.rootNode.namedChildren.filter((n) => n && n.type !== 'comment').at(-1);
+      const call = last?.type === 'expression_statement' ? last.namedChildren[0] : undefined;
+      const fn = call?.type === 'call' ? call.childForFieldName('function') : undefined;
+      const args = call?.childForFieldName('arguments');
+      const toFile = args?.namedChildren.some((a) => a?.type === 'keyword_argument' && a.childForFieldName('name')?.text === 'file');
+      if (fn?.type === 'identifier' && fn.text === 'print' && !toFile && !tree.rootNode.hasError) out.add(index);
+    } finally {
+      tree.delete();
+    }
   });
   return out;
 }

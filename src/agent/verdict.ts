@@ -52,10 +52,10 @@ export function decideVerdict(input: {
   const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label'], ['stale', 'stale stored'], ['unreachable', 'unreachable stored']]
     .filter(([why]) => count(why!) > 0).map(([why, what]) => plural(count(why!), what!)).join(', ');
   const named = (cells: typeof run.cells) => cells.map((c) => `cell ${c.index} ${c.expectedError!.ename}`).join(', ');
-  const asAuthor = run.cells.filter((c) => c.expectedError && !c.expectedError.neverRun);
+  const asAuthor = run.cells.filter((c) => c.expectedError && !c.expectedError.neverRun && !c.expectedError.skipped);
   const unrun = run.cells.filter((c) => c.expectedError?.neverRun && !c.expectedError.skipped);
   const skipped = run.cells.filter((c) => c.expectedError?.skipped);
   const asAuthorNote = (asAuthor.length ? `; raised as the author's record has it: ${named(asAuthor)}` : '') + (unrun.length ? `; raised in cells the author never ran (no record to hold them to): ${named(unrun)}` : '')
-    + (skipped.length ? `; not run: cells the author never ran that fail, are over the time or memory limit, or rebind what a recorded cell reads here: ${skipped.map((c) => `cell ${c.index} ${c.expectedError!.overwrites ? `rebinds ${c.expectedError!.overwrites.names.join(', ')} for cell ${c.expectedError!.overwrites.cell}` : c.expectedError!.ename}`).join(', ')}` : '');
+    + (skipped.length ? `; not run: cells the author never ran (or did not finish) that fail, are over the time or memory limit, or rebind what a recorded cell reads here: ${skipped.map((c) => `cell ${c.index} ${c.expectedError!.overwrites ? `rebinds ${c.expectedError!.overwrites.names.join(', ')} for cell ${c.expectedError!.overwrites.cell}` : c.expectedError!.ename}`).join(', ')}` : '');
   return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudgedNote ? ` (${unjudgedNote} not judged)` : ''}${asAuthorNote}`, oracle };
 }

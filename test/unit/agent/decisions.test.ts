@@ -92,6 +92,17 @@ describe('loop decisions', () => {
     assert.equal(excuseNeverRun(timeout, stop, new Set([4])), undefined, 'a timeout or a dead kernel is not an error to excuse');
   });
 
+  it('a cell the author did not finish that fails with nothing to fix is skipped too, named as unfinished', () => {
+    const d = { kind: 'fix', fixType: 'error-repair', cell: 4, why: 'ValueError: x', signature: 's', error: { ename: 'ValueError', evalue: 'x', traceback: [] } } as unknown as FixDiagnosis;
+    const stop = { reason: 'no-fix-available' as const, detail: 'no rule proposes a patch' };
+    const nb = { cells: [], metadata: {}, nbformat: 4, nbformat_minor: 4 } as unknown as Notebook;
+    const move = stuckMove({ diagnosis: d, stop, notebook: nb, unfinished: new Set([4]), skipped: new Set() });
+    assert.equal(move.kind, 'excuse');
+    assert.ok(move.kind === 'excuse' && move.expected.skipped && !move.expected.neverRun && /did not finish/.test(move.expected.reason));
+    assert.equal(stuckMove({ diagnosis: d, stop, notebook: nb, unfinished: new Set([3]), skipped: new Set() }).kind, 'stop');
+    assert.equal(stuckMove({ diagnosis: d, stop: { reason: 'budget-exceeded', detail: '' } as any, notebook: nb, unfinished: new Set([4]), skipped: new Set() }).kind, 'stop');
+  });
+
   it('skipNeverRun: a never-run cell over the time budget or out of memory is skipped; errors and ran cells are not', () => {
     const slow = { kind: 'fix', fixType: 'runtime-reduction', cell: 4, why: 'budget-exceeded: cell 4 took 590 s', signature: 'slow:4' } as unknown as FixDiagnosis;
     const skipped = skipNeverRun(slow, new Set([4]));

@@ -75,7 +75,7 @@ describe('modernizationLoop (fake environment)', () => {
     // What it bound before failing must not stay: the re-run without it starts from a fresh kernel.
     assert.deepEqual(env.runs.map((r) => [r.mode, r.fromCell]), [['full', 0], ['full', 0]]);
     const verdict = events.find((e) => e.type === 'verdict');
-    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /not run: cells the author never ran that fail, .*cell 1 ValueError/);
+    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /not run: cells the author never ran \(or did not finish\) that fail, .*cell 1 ValueError/);
   });
 
   it('a never-run cell that runs but rebinds what a failing recorded cell reads: skipped, a fresh run, the recorded cell passes', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { neverRunByAuthor, storedErrors } from '../../../src/agent/stored-errors.js';
+import { neverRunByAuthor, storedErrors, unfinishedByAuthor } from '../../../src/agent/stored-errors.js';
 import { isExpected } from '../../../src/core/run-result.js';
 import { makeNotebook } from '../context/fixtures.js';
 
@@ -74,4 +74,17 @@ test("the same statement failing with the exception today's library raises for i
   const before = ['ValueError   Traceback (most recent call last)', 'Cell In[9], line 6\n----> 6 x = f(1)\n      7 y = 2\n      8            square=True, linewidths=.5)\n', 'ValueError: bad'];
   assert.ok(!isExpected(want, 'ValueError', before));
   assert.ok(!isExpected(want, 'ValueError'));
+});
+
+test('a recorded cell with no outputs whose closing print() wrote nothing was not finished by the author', () => {
+  const nb = makeNotebook([
+    { code: "search.fit(X, y)\nprint(f'Best: {search.best_params_}')", outputs: [] },
+    { code: 'print(1)', outputs: [{ output_type: 'stream', name: 'stdout', text: '1\n' }] },
+    { code: 'x = 1\nif x:\n    print(x)', outputs: [] },
+    { code: "%%capture\nprint('quiet')", outputs: [] },
+    { code: "print('log', file=f)", outputs: [] },
+    { code: "print('never ran')", outputs: [] },
+  ] as any);
+  nb.cells.forEach((c: any, i) => { c.execution_count = i === 5 ? null : i + 1; });
+  assert.deepEqual([...unfinishedByAuthor(nb)], [0]);
 });
