@@ -15,6 +15,7 @@ import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator 
 import { codeCellIndices, orderForNameError, runUpOrder, unprovenOrdersForNameError } from './execution-order.js';
 import { laterRunOrder } from './later-run-cells.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
+import { workingDirWalkPatches } from '../fixers/rules/data-walk.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
 import { invalidParameterPatches, unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
 import { floatIndexPatches } from '../fixers/rules/py2-division-at-error.js';
@@ -110,6 +111,8 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
         order: move.order,
       });
     }
+    // Bound only in loops over the working directory, where the author's data was (os.walk('.')).
+    if (name) for (const c of await workingDirWalkPatches(inp.notebook, name)) out.push(c);
     const locate = inp.locateName ?? (inp.symbols ? (n: string) => homesOf(inp.symbols!, n) : undefined);
     const members = inp.symbols ? (m: string) => inp.symbols!.modules[m] : undefined;
     for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate, members)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
