@@ -30,8 +30,9 @@ export const ipythonDisplayAll: Rule = rule({
   link: 'https://ipython.readthedocs.io/en/stable/config/options/terminal.html#configtrait-InteractiveShell.ast_node_interactivity',
   message: "the stored outputs show several expression values in one cell, which IPython displays only with ast_node_interactivity = 'all' (a profile setting): set it so the same values are shown",
   fixtures: [{
-    before: "import os\nprint(get_ipython().ast_node_interactivity)",
-    after: `import os\n${DISPLAY_ALL_SHIM}\nprint(get_ipython().ast_node_interactivity)`,
+    // The setting is the shell's, so the snippet puts the default back for whatever runs next in the kernel.
+    before: "import os\nprint(get_ipython().ast_node_interactivity)\nget_ipython().ast_node_interactivity = 'last_expr'",
+    after: `import os\n${DISPLAY_ALL_SHIM}\nprint(get_ipython().ast_node_interactivity)\nget_ipython().ast_node_interactivity = 'last_expr'`,
     expect: 'all',
     beforeOutcome: 'differs',
     context: { era: { shell: { displayAll: 'cell 3 stored 2 expression values' } } },
