@@ -30,3 +30,10 @@ export function cellText(nb: Notebook, index: number): string {
     .map((o: any) => (o.output_type === 'stream' ? [].concat(o.text).join('') : o.output_type === 'execute_result' ? [].concat(o.data['text/plain'] ?? '').join('') : ''))
     .join('');
 }
+
+/** Code cells with the given stored execution counts (null: never run). */
+export function withCounts(cells: string[], counts: Array<number | null>): Notebook {
+  const nb = makeNotebook(cells);
+  nb.cells.forEach((c, i) => { (c as { execution_count?: number | null }).execution_count = counts[i]; });
+  return nb;
+}

@@ -28,12 +28,9 @@ function workingDirEdit(iter: SyntaxNode | null): TextEdit | undefined {
     if (!first) return /listdir|scandir/.test(fn) && args ? { start: args.startIndex + 1, end: args.startIndex + 1, text: `'${DATA_ROOT}'` } : undefined;
     return value !== undefined && HERE.has(value) ? { start: first.startIndex, end: first.endIndex, text: `'${DATA_ROOT}'` } : undefined;
   }
-  if (/(^|\.)i?glob$/.test(fn) && value !== undefined && !value.includes('/') && !value.includes('\\') && value) {
-    return { start: first!.startIndex, end: first!.endIndex, text: `'${DATA_ROOT}/${value}'` };
-  }
-  if (/(^|\.)i?glob$/.test(fn) && value !== undefined && value.startsWith('./')) {
-    return { start: first!.startIndex, end: first!.endIndex, text: `'${DATA_ROOT}/${value.slice(2)}'` };
-  }
+  // `glob('*.csv')` / `glob('./*.csv')`: a pattern in the working directory itself.
+  const pattern = value?.replace(/^\.\//, '');
+  if (/(^|\.)i?glob$/.test(fn) && pattern && !/[/\\]/.test(pattern)) return { start: first!.startIndex, end: first!.endIndex, text: `'${DATA_ROOT}/${pattern}'` };
   return undefined;
 }
 

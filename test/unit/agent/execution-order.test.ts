@@ -1,16 +1,10 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { orderForNameError, recordedOrder, reorderCells, runUpOrder } from '../../../src/agent/execution-order.js';
-import { makeNotebook } from '../../support/notebooks.js';
-import type { Notebook } from '../../../src/core/notebook.js';
+import { makeNotebook, withCounts } from '../../support/notebooks.js';
 import type { CellEdit } from '../../../src/core/patch.js';
 import { makeNotebook as withMarkdown } from '../context/fixtures.js';
 
-function withCounts(cells: string[], counts: Array<number | null>): Notebook {
-  const nb = makeNotebook(cells);
-  nb.cells.forEach((c: any, i) => { c.execution_count = counts[i]; });
-  return nb;
-}
 
 describe('execution order', () => {
   it('recordedOrder sorts by stored counts, keeps uncounted cells after their predecessor, undefined when already in order', () => {

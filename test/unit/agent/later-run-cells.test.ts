@@ -1,14 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { laterRunOrder } from '../../../src/agent/later-run-cells.js';
-import { makeNotebook } from '../../support/notebooks.js';
-import type { Notebook } from '../../../src/core/notebook.js';
+import { withCounts } from '../../support/notebooks.js';
 
-function withCounts(cells: string[], counts: Array<number | null>): Notebook {
-  const nb = makeNotebook(cells);
-  nb.cells.forEach((c: any, i) => { c.execution_count = counts[i]; });
-  return nb;
-}
 
 describe('laterRunOrder', () => {
   it('runs a cell above the failing one that the author ran later, and that changes what it reads, just after it', () => {
