@@ -62,6 +62,23 @@ describe('nbmodernize scan', () => {
     const f = json.notebooks[2].findings[0];
     assert.deepEqual(Object.keys(f).sort(), ['autoFixable', 'cell', 'code', 'column', 'fixType', 'library', 'line', 'link', 'message', 'ruleId']);
   });
+
+  it('scans a large directory across threads with the output of one thread; rejects --jobs 0', async () => {
+    const dir = workspace();
+    fs.mkdirSync(path.join(dir, 'many'));
+    // 200 notebooks and up are scanned by a pool of threads (scan-files.ts).
+    for (let i = 0; i < 205; i++) {
+      const cells = i % 3 ? [`x${i} = ${i}`] : [`import pandas as pd\ndf${i} = pd.DataFrame()`, `print df${i}.ix[0]`];
+      fs.writeFileSync(path.join(dir, 'many', `nb${String(i).padStart(3, '0')}.ipynb`), serializeNotebook(notebookOf(cells)));
+    }
+    const one = ctxIn(dir);
+    const two = ctxIn(dir);
+    assert.equal(await scan(['many', '--json', '-j', '1'], one.ctx), 1);
+    assert.equal(await scan(['many', '--json', '--jobs', '2'], two.ctx), 1);
+    assert.equal(two.out(), one.out());
+    assert.equal(JSON.parse(two.out()).summary.withFindings, 69);
+    await assert.rejects(scan(['many', '--jobs', '0'], ctxIn(dir).ctx), /--jobs must be a whole number/);
+  });
 });
 
 describe('nbmodernize fix --rules-only', () => {
