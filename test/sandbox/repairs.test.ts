@@ -97,6 +97,19 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(!report.fixes.some((f) => f.source === 'data-path-from-error'), JSON.stringify(report.fixes.map((f) => f.source)));
   });
 
+  it("a file name with a word of the author's own (a derived table?): the data file is kept only where the stored shape agrees", async () => {
+    const read = (shape: string) => withStoredOutputs(makeNotebook(["import pandas as pd\ntest = pd.read_csv('dummy_test.csv')\nprint(test.shape)"]), { 0: shape });
+    const agrees = await modernize(read('(2, 3)\n'));
+    assert.equal(agrees.report.verdict, 'reproduced', agrees.report.reason);
+    const fix = agrees.report.fixes.find((f) => f.source === 'data-path-from-error')!;
+    assert.deepEqual(fix.candidates?.map((c) => [c.label, c.kept]), [['test.csv', true]]);
+    // The author's table had other columns: the raw test data runs, but it is not what they read.
+    const derived = await modernize(read('(2, 7)\n'));
+    assert.notEqual(derived.report.verdict, 'reproduced');
+    assert.match(derived.report.reason, /reads dummy_test.csv, which the data provided does not hold/);
+    assert.ok(!derived.report.fixes.some((f) => f.source === 'data-path-from-error'), JSON.stringify(derived.report.fixes.map((f) => f.source)));
+  });
+
   it('a failing import the notebook never uses is removed', async () => {
     const nb = withStoredOutputs(makeNotebook(['from pandas import DataFrame, Panel\nimport numpy as np', 'print(DataFrame({"a": [1, 2]}).shape)']), { 1: '(2, 1)\n' });
     const { report } = await modernize(nb);

@@ -60,7 +60,8 @@ function norm(p: string): string {
 }
 
 function tokens(name: string, competition?: string): string[] {
-  const comp = new Set((competition ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+  // The competition's words in either number (`house_price_train.csv` for house-prices).
+  const comp = new Set((competition ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).flatMap((t) => [t, t.replace(/s$/, '')]));
   return name.toLowerCase().replace(/\.[a-z0-9]+$/, '').split(/[^a-z0-9]+/).filter((t) => t && !NOISE.has(t) && !comp.has(t));
 }
 
@@ -79,6 +80,17 @@ export function competitionNamedFiles(base: string, dataFiles: readonly string[]
   const same = dataFiles.filter((f) => ext(f) === ext(base));
   const train = (f: string) => (/(^|[^a-z])train/i.test(f.split('/').pop()!) ? 0 : 1);
   return same.sort((a, b) => train(a) - train(b) || a.localeCompare(b));
+}
+
+/**
+ * Words of the author's file name that the data file's name does not explain (`dummy` in
+ * `dummy_test.csv` -> `test.csv`, `clean` in `train_clean.csv`), numbers aside (`train (1).csv`, a
+ * second download). Such a name often means a table the author made from the competition's data
+ * (encoded, filled, scaled) and saved: mapping it to the raw file runs, but on other data.
+ */
+export function unexplainedTokens(base: string, file: string, competition?: string): string[] {
+  const have = new Set(tokens(file.split('/').pop()!, competition));
+  return tokens(base, competition).filter((t) => !have.has(t) && !/^\d+$/.test(t));
 }
 
 /** Data files the missing name may mean, best first: exact name, then by name tokens. */
@@ -180,6 +192,9 @@ export async function missingPathPatches(
     const guesses = matches.length || !ext(base) ? [] : competitionNamedFiles(base, opts.dataFiles, opts.competition);
     for (const file of [...matches, ...guesses]) {
       const guess = !matches.includes(file);
+      // A name with words the data file's does not explain may be the author's own derived table:
+      // like a guess, only the stored outputs of the reading cells (a shape, a head) can confirm it.
+      const extra = guess ? [] : unexplainedTokens(base, file, opts.competition);
       const mapped = file.split('/').pop()!;
       const edits: Array<{ l: Literal; text: string }> = [];
       for (const l of whole) edits.push({ l, text: literalText(l, `${DATA_ROOT}/${file}`) });
@@ -197,8 +212,8 @@ export async function missingPathPatches(
       if (!edits.length) continue;
       out.push({
         label: mapped,
-        patch: patchOf(nb, edits, `${miss.path} -> ${DATA_ROOT}/${file}${guess ? ' (a name that does not say which data file: kept only if the stored outputs agree)' : ''}`),
-        ...(guess ? { needsAgreement: true } : {}),
+        patch: patchOf(nb, edits, `${miss.path} -> ${DATA_ROOT}/${file}${guess ? ' (a name that does not say which data file: kept only if the stored outputs agree)' : extra.length ? ` (the name adds ${extra.map((t) => `'${t}'`).join(', ')}: perhaps a table the author derived; kept only if the stored outputs agree)` : ''}`),
+        ...(guess || extra.length ? { needsAgreement: true } : {}),
       });
     }
     // `os.chdir` into the author's folder: stay in the working dir (writes must go there; reads that

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { competitionNamedFiles, missingPathPatches, matchDataFiles, missingPath } from '../../../src/fixers/rules/missing-path.js';
+import { competitionNamedFiles, missingPathPatches, matchDataFiles, missingPath, unexplainedTokens } from '../../../src/fixers/rules/missing-path.js';
 import { notebookOf } from './support.js';
 
 const FILES = ['train.csv', 'test.csv', 'gender_submission.csv'];
@@ -93,6 +93,24 @@ describe('a file named only for the competition', () => {
     const nb = notebookOf(["df = pd.read_csv('titanic_train.csv')"]);
     const [c] = await missingPathPatches(nb, 0, fnf('titanic_train.csv'), { dataFiles: FILES, competition: 'titanic' });
     assert.equal(c.needsAgreement, undefined);
+  });
+
+  it('a name with words the data file does not explain (a table the author derived) needs the stored outputs to agree', async () => {
+    const nb = notebookOf(["test = pd.read_csv('dummy_test.csv')\ntest.head()"]);
+    const [c] = await missingPathPatches(nb, 0, fnf('dummy_test.csv'), { dataFiles: FILES, competition: 'titanic' });
+    assert.equal(c.label, 'test.csv');
+    assert.equal(c.needsAgreement, true);
+    assert.match(c.patch.summary, /adds 'dummy'/);
+    const hp = ['train.csv', 'test.csv', 'sample_submission.csv'];
+    assert.deepEqual(unexplainedTokens('train_cleaned.csv', 'train.csv', 'house-prices'), ['cleaned']);
+    assert.deepEqual(unexplainedTokens('eng_train.csv', 'train.csv', 'titanic'), ['eng']);
+    // The competition's words (either number), words that say nothing and numbers are explained.
+    assert.deepEqual(unexplainedTokens('house_price_train.csv', 'train.csv', 'house-prices'), []);
+    assert.deepEqual(unexplainedTokens('kaggle_titanic_test.csv', 'test.csv', 'titanic'), []);
+    assert.deepEqual(unexplainedTokens('train (1).csv', 'train.csv', 'house-prices'), []);
+    const [d] = await missingPathPatches(notebookOf(["df = pd.read_csv('house_price_train.csv')"]), 0, fnf('house_price_train.csv'), { dataFiles: hp, competition: 'house-prices' });
+    assert.equal(d.label, 'train.csv');
+    assert.equal(d.needsAgreement, undefined);
   });
 });
 
