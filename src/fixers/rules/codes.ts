@@ -379,6 +379,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'sklearn-return-train-score': 'SK074',
   'sklearn-mixed-feature-names': 'SK075',
   'sklearn-column-labels-first': 'SK095',
+  'sklearn-function-transformer-validate': 'SK096',
   'sklearn-integral-float-parameter': 'SK076',
   'sklearn-tree-export-string-names': 'SK077',
   'sklearn-gradient-boosting-loss-attribute': 'SK089',

@@ -24,6 +24,7 @@ import { sklearnLogisticL1 } from './sklearn-logistic-l1.js';
 import { sklearnTrainScores } from './sklearn-train-scores.js';
 import { sklearnMixedFeatureNames } from './sklearn-mixed-feature-names.js';
 import { sklearnColumnLabelsFirst } from './sklearn-column-labels-first.js';
+import { sklearnFunctionTransformerValidate } from './sklearn-function-transformer-validate.js';
 import { sklearnNpMatrix } from './sklearn-np-matrix.js';
 import { sklearnIntegralFloat } from './sklearn-integral-float.js';
 import { sklearnNumericStrings } from './sklearn-numeric-strings.js';
@@ -61,7 +62,7 @@ import { dataDropAbsentLabels } from './data-drop-absent-labels.js';
 import { tableDrivenRules } from './tables/index.js';
 
 export const ALL_RULES: readonly Rule[] = (() => {
-  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnColumnLabelsFirst, sklearnNumericStrings, numpyBoolArraylikeIndex, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, pandasGroupbyApplyGroupKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, ipythonDisplayAll, pandasPinStylerPrecision, pandasMissingLabelsReindex, dataDropAbsentLabels];
+  const all = [...py2Rules, ...py2FixerRules, ...stdlibRules, ...numpyRules, ...pandasRules, ...sklearnRules, ...matplotlibRules, ...seabornRules, ...xgboostRules, ...scipyRules, ...statsmodelsRules, ...environmentRules, colabOnly, scipyBoxcoxBracket, mplTicklabelsCount, mplArtistSublists, mplSubplotArgument, ...dataPathRules, pandasReadCsvNoneNa, sklearnFeatureNamesByPosition, sklearnObjectLabels, sklearnLogisticL1, sklearnTrainScores, sklearnMixedFeatureNames, sklearnColumnLabelsFirst, sklearnFunctionTransformerValidate, sklearnNumericStrings, numpyBoolArraylikeIndex, sklearnNpMatrix, sklearnIntegralFloat, sklearnTreeExportStringNames, sklearnGradientBoostingLoss, sklearnBoolParameter, sklearnLinearRegressionRank, sklearnStratifiedKFoldPre022, sklearnSearchIid, pandasConcatSort, pandasSeriesPlotPositional, pandasResampleImplicitMean, pandasGroupbySumMinCount, pandasGetitemPositions, pandasDisplayMinRows, pandasInplaceRemoved, pandasSetitemDuplicateKeys, pandasLocOneElement, pandasToDatetimeIso, pandasGroupbyApplyGroupKeys, ...pandasReshapedCalls, ...pandasRecordForms, dropUnusedFailingImport, envMissingnoSubstitute, ipythonDisplayAll, pandasPinStylerPrecision, pandasMissingLabelsReindex, dataDropAbsentLabels];
   all.push(...tableDrivenRules); // change-record tables (table-rules.ts), after the hand-written rules
   const seen = new Set<string>();
   for (const r of all) {

@@ -82,7 +82,7 @@ export interface FixtureContext {
   /** Facts about those files (evidence-gated pins). */
   dataFacts?: DataFacts;
   /** The runtime error the fixture's `before` raises, for rules fired by runtime evidence. */
-  runtime?: { ename: string; evalue: string; /** the failing line(s) of the fixture's one cell, 1-based, as the traceback names them */ lines?: number[] };
+  runtime?: { ename: string; evalue: string; /** the failing line(s) of the fixture's one cell, 1-based, as the traceback names them */ lines?: number[]; /** traceback lines, for rules that read the library frames */ traceback?: string[] };
 }
 
 export interface EraHint {

@@ -33,7 +33,7 @@ export function fixtureOptions(rule: Rule, f: Fixture): RuleOptions {
     dataFiles: f.context?.dataFiles,
     pythonMajor: f.context?.pythonMajor,
     ...(f.context?.dataFacts ? { dataFacts: f.context.dataFacts } : {}),
-    ...(f.context?.runtime ? { runtime: { failingCell: 0, ename: f.context.runtime.ename, evalue: f.context.runtime.evalue, traceback: [], frames: (f.context.runtime.lines ?? []).map((line) => ({ cell: 0, line })), types: {} } } : {}),
+    ...(f.context?.runtime ? { runtime: { failingCell: 0, ename: f.context.runtime.ename, evalue: f.context.runtime.evalue, traceback: f.context.runtime.traceback ?? [], frames: (f.context.runtime.lines ?? []).map((line) => ({ cell: 0, line })), types: {} } } : {}),
   };
 }
 
