@@ -1,8 +1,8 @@
 /**
  * scikit-learn 1.2 validates every estimator parameter (`_parameter_constraints`): a flag must be a
  * bool. Older releases only tested its truth (`if self.dual:`), so notebooks passed `dual=None`,
- * `fit_intercept=0`, `'warm_start': [1]` in a grid, and got False, False, True. The repair writes the
- * bool the old code read: None and 0 -> False, 1 -> True.
+ * `fit_intercept=0`, `with_mean=0.0`, `'warm_start': [1]` in a grid, and got False, False, False,
+ * True. The repair writes the bool the old code read: None and zero -> False, other numbers -> True.
  *
  * Recognised from the runtime error, which names the parameter, the estimator and the value (also
  * when a grid search wraps it: "All the N fits failed ... Got None instead."): the keyword of that
@@ -14,21 +14,24 @@ import { err, rule } from './helpers.js';
 import { candidateValues, replaceNode, stringValue } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 
-const NOT_BOOL = /The '(\w+)' parameter of \w+ must be an instance of 'bool'.*?\. Got (None|0|1) instead/;
+const NOT_BOOL = /The '(\w+)' parameter of \w+ must be an instance of 'bool'.*?\. Got (None|-?\d+(?:\.\d*)?) instead/;
 
-const TRUTH: Record<string, string> = { None: 'False', 0: 'False', 1: 'True' };
+/** The truth the old `if self.flag:` read: None and zero are False, any other number True. */
+function truth(value: string): string {
+  return value === 'None' || Number(value) === 0 ? 'False' : 'True';
+}
 
-/** The literal `value` as the message prints it (None, 0, 1). */
+/** The literal `value` as the message prints it (None, 0, 1, 0.0: `with_mean=0.0` is the same number written `0.`). */
 function literalIs(node: SyntaxNode | null | undefined, value: string): boolean {
   if (!node) return false;
   if (value === 'None') return node.type === 'none';
-  return node.type === 'integer' && node.text === value;
+  return (node.type === 'integer' || node.type === 'float') && Number(node.text) === Number(value);
 }
 
 export const sklearnBoolParameter: Rule = rule({
   id: 'sklearn-bool-parameter-truthy',
   library: 'scikit-learn',
-  title: 'None / 0 / 1 for a boolean estimator parameter (dual=None, fit_intercept=0)',
+  title: 'None or a number for a boolean estimator parameter (dual=None, fit_intercept=0, with_mean=0.0)',
   old: "LogisticRegression(dual=None); {'fit_intercept': [0, 1]}",
   new: "LogisticRegression(dual=False); {'fit_intercept': [False, True]}",
   removedIn: '1.2',
@@ -48,12 +51,18 @@ export const sklearnBoolParameter: Rule = rule({
     expect: '0.41',
     beforeError: 'ValueError',
     context: { runtime: { ename: 'ValueError', evalue: "\nAll the 3 fits failed.\nsklearn.utils._param_validation.InvalidParameterError: The 'dual' parameter of LogisticRegression must be an instance of 'bool' or an instance of 'numpy.bool'. Got None instead.\n" } },
+  }, {
+    before: "from sklearn.preprocessing import StandardScaler\nprint(StandardScaler(with_mean=0.0).fit_transform([[1.0], [3.0]]).ravel().tolist())",
+    after: "from sklearn.preprocessing import StandardScaler\nprint(StandardScaler(with_mean=False).fit_transform([[1.0], [3.0]]).ravel().tolist())",
+    expect: '[1.0, 3.0]',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'with_mean' parameter of StandardScaler must be an instance of 'bool' or an instance of 'numpy.bool'. Got 0.0 instead." } },
   }],
   *find(ctx): Generator<RuleMatch> {
     const at = atRuntimeError(ctx, NOT_BOOL);
     if (!at) return;
     const [, param, value] = at.match as unknown as [string, string, string];
-    const fix = TRUTH[value]!;
+    const fix = truth(value);
     for (const kw of ctx.nodes('keyword_argument')) {
       const v = kw.childForFieldName('value');
       if (kw.childForFieldName('name')?.text === param && literalIs(v, value)) yield { node: kw, edits: [replaceNode(v!, fix)] };
