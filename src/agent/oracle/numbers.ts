@@ -85,11 +85,15 @@ const REMOVE = [
  * Reprs that are configuration or plot objects, not results, and whose format changed across
  * versions: scikit-learn estimators (`RandomForestClassifier(bootstrap=True, ...)` then,
  * `RandomForestClassifier()` now), pipelines and searches, matplotlib artists (`Text(0.5, 1.0,
- * 'Age')`). Matched on a whole (joined) line.
+ * 'Age')`), and what `plt.xticks(rotation=90)` returns when it ends a cell: the tick positions and
+ * their labels (`(array([0, 1, 2]), <a list of 3 Text xticklabel objects>)` until matplotlib 3.3,
+ * `([0, 1, 2], [Text(0, 0, 'a'), ...])` now), an axis' layout, not a result. Matched on a whole
+ * (joined) line.
  */
 const CONFIG_REPR = [
   /^\s*[A-Z][A-Za-z0-9_]*\((\w+=|\)|steps=|\s*$)/,
   /^\s*[[(]?\s*(Text|Line2D|Axes|AxesSubplot|Figure|Legend|Rectangle|Annotation|PathCollection|BarContainer|Polygon|Circle|Wedge|ErrorbarContainer|LineCollection|QuadMesh|AxesImage)\(/,
+  /^\s*\((?:array\()?\[[^\]]*\]\)?,\s*(?:<a list of \d+ Text (?:major |minor )?[xy]?ticklabel objects>|\[Text\()/,
 ];
 
 /** Lines joined into one (a long printed array or list) at most. */

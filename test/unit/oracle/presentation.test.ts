@@ -299,6 +299,17 @@ test('warnings, progress bars, timings, addresses and estimator reprs are not re
   assert.equal(judge({ original: o2, current: n2 }).matches, false);
 });
 
+test("what plt.xticks() returns at the end of a cell is the axis' layout, not a result, in either matplotlib's repr", () => {
+  const old = '(array([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14, 15, 16,\n        17, 18, 19]), <a list of 20 Text xticklabel objects>)';
+  const now = "([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19], [Text(0, 0, 'Id'), Text(1, 0, 'MSSubClass'), Text(2, 0, 'LotArea')])";
+  assert.deepEqual(nums(old), []);
+  assert.deepEqual(nums(now), []);
+  const [o, n] = pair([[result(old)]], [[result(now)]]);
+  assert.equal(storedOutputsOracle(o, n).matches, true);
+  // A histogram's counts are results: plt.hist's return value is still judged.
+  assert.deepEqual(nums('(array([3., 5.]), array([0. , 0.5, 1. ]), <a list of 2 Patch objects>)'), [[3, 5, 0, 0.5, 1]]);
+});
+
 // ---------------------------------------------------------------- execution order
 
 test('boundNames / readNames: assignments, mutations, loops, imports, defs; not function bodies, strings or comments', () => {
