@@ -3,8 +3,8 @@
  * announced the change): a DataFrame reached the function as a 2-D float array. Since 0.22 the
  * default is `validate=False` and the function gets the frame itself, so the functions of that era,
  * written for arrays (`lambda data: data[:, mask]`, `X.reshape(...)`, `X[:, 0]`), fail inside the
- * transformer with whatever a frame answers to array indexing (InvalidIndexError, KeyError,
- * TypeError, AttributeError).
+ * transformer with what a frame answers to array indexing (InvalidIndexError for `[:, mask]`, a
+ * TypeError or KeyError naming the slice) or to an array method (AttributeError).
  *
  * Recognised from the runtime error: the traceback passes through FunctionTransformer's module (the
  * function raised while the transformer called it). Every FunctionTransformer the notebook builds
@@ -41,8 +41,14 @@ export const sklearnFunctionTransformerValidate: Rule = rule({
   removedIn: '0.22',
   deprecatedIn: '0.20',
   trigger: 'error',
-  // The function's own error, whatever a frame raises for array indexing: the traceback decides.
-  errors: ['InvalidIndexError', 'KeyError', 'TypeError', 'AttributeError', 'IndexError', 'ValueError'].map((e) => err(e, ANY)),
+  // What a frame raises for array indexing and array methods; the traceback then decides (the
+  // signatures stay narrow: other code asks whether any rule knows an error).
+  errors: [
+    err('InvalidIndexError', ANY),
+    err('KeyError', /slice\(|^\(/),
+    err('TypeError', /slice\(|unhashable type|is an invalid key/),
+    err('AttributeError', /'(DataFrame|Series)' object has no attribute/),
+  ],
   errorScope: 'notebook',
   link: 'https://scikit-learn.org/stable/whats_new/v0.22.html#sklearn-preprocessing',
   message: "until scikit-learn 0.22 FunctionTransformer validated its input by default (validate=True): the function got a 2-D array, not the DataFrame; pass validate=True as the notebook's run had it",
