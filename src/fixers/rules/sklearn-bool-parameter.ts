@@ -6,7 +6,8 @@
  *
  * Recognised from the runtime error, which names the parameter, the estimator and the value (also
  * when a grid search wraps it: "All the N fits failed ... Got None instead."): the keyword of that
- * name with that value in the cell, and the entries keyed by it in the cell's parameter dicts.
+ * name with that value, and the entries keyed by it in parameter dicts, in any cell (the estimator is
+ * usually built in another cell than the one whose fit raises).
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, RuleMatch } from './types.js';
@@ -37,6 +38,8 @@ export const sklearnBoolParameter: Rule = rule({
   removedIn: '1.2',
   trigger: 'error',
   errors: [err('InvalidParameterError', NOT_BOOL), err('ValueError', NOT_BOOL)],
+  // The estimator is usually built in another cell than the one that fits it; every such keyword would fail alike.
+  errorScope: 'notebook',
   link: 'https://scikit-learn.org/stable/whats_new/v1.2.html#changes-impacting-all-modules',
   message: 'scikit-learn 1.2 validates parameters: a flag must be a bool; older releases read the truth of None / 0 / 1, which the repair writes as False / False / True',
   fixtures: [{

@@ -161,6 +161,14 @@ describe('rulesForError', () => {
     assert.equal((patches.at(-1)!.edits[0] as any).newSource, 'x = float(3)\ny = np.nan');
   });
 
+  it('repairs a boolean flag where the estimator is built, a cell above the fit that raises', async () => {
+    const nb = notebookOf(['from sklearn.preprocessing import StandardScaler\nsc = StandardScaler(with_mean=0.0)', 'sc.fit([[1.0], [2.0]])']);
+    const error = { ename: 'InvalidParameterError', evalue: "The 'with_mean' parameter of StandardScaler must be an instance of 'bool' or an instance of 'numpy.bool'. Got 0.0 instead." };
+    const patches = await rulesForError(nb, 1, error, { runtime: { failingCell: 1, ...error, traceback: [], frames: [{ cell: 1, line: 1 }], types: {} } });
+    assert.deepEqual(patches[0].source, { kind: 'rule', ruleIds: ['sklearn-bool-parameter-truthy'] });
+    assert.deepEqual(patches[0].edits, [{ cell: 0, op: 'replace', newSource: 'from sklearn.preprocessing import StandardScaler\nsc = StandardScaler(with_mean=False)' }]);
+  });
+
   it('includes rules that are only recognised from runtime errors', async () => {
     const nb = notebookOf(['from scipy.sparse import csr_matrix\nX = csr_matrix([[1, 0]])\nprint(X.A.sum())']);
     assert.deepEqual(await scanNotebook(nb), []);
