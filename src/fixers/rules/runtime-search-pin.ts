@@ -119,8 +119,33 @@ function gridPairs(dict: SyntaxNode): Array<{ key: string; value: SyntaxNode }> 
   return pairs.length && searched ? pairs : undefined;
 }
 
+/**
+ * The author's values of a grid's lists, by key, where the rules rewrote some (scikit-learn 1.3
+ * removed `max_features='auto'`: the grid now holds `1.0` where the author's held the `'auto'` its
+ * stored outputs print). Taken from the same dict of the author's cell (the same position among the
+ * cell's dicts, the same keys, lists of the same lengths); element i of a list there is element i here.
+ */
+type AuthorValues = ReadonlyMap<string, ReadonlyArray<Scalar | undefined>>;
+
+function authorValues(current: SyntaxNode, cell: ParsedCell, authorCell: ParsedCell | undefined): AuthorValues | undefined {
+  if (!authorCell || authorCell.source === cell.source) return undefined;
+  const dicts = (c: ParsedCell) => c.tree.rootNode.descendantsOfType('dictionary').filter((d): d is SyntaxNode => !!d);
+  const mine = dicts(cell);
+  const theirs = dicts(authorCell);
+  const at = mine.findIndex((d) => sameNode(d, current));
+  if (at < 0 || mine.length !== theirs.length) return undefined;
+  const pairs = gridPairs(theirs[at]!);
+  if (!pairs) return undefined;
+  const out = new Map<string, Array<Scalar | undefined>>();
+  for (const { key, value } of pairs) {
+    if (value.type !== 'list' && value.type !== 'tuple') continue;
+    out.set(key, value.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment').map(scalarOfNode));
+  }
+  return out;
+}
+
 /** The edits that restrict one grid dict to the printed values, or undefined when a key has no evidence or nothing shrinks. */
-function pinDict(pairs: ReadonlyArray<{ key: string; value: SyntaxNode }>, evidence: string): { edits: TextEdit[]; before: number; after: number } | undefined {
+function pinDict(pairs: ReadonlyArray<{ key: string; value: SyntaxNode }>, evidence: string, author?: AuthorValues): { edits: TextEdit[]; before: number; after: number } | undefined {
   // `before` is NaN when a computed grid's size is not known from the source.
   const edits: TextEdit[] = [];
   let before = 1, after = 1;
@@ -131,7 +156,9 @@ function pinDict(pairs: ReadonlyArray<{ key: string; value: SyntaxNode }>, evide
     const elems = literal ? value.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment') : [];
     const scalars = elems.map(scalarOfNode);
     if (literal && scalars.every((s) => s !== undefined)) {
-      const kept = elems.filter((_, i) => printed.some((p) => sameScalar(p, scalars[i]!)));
+      const theirs = author?.get(key);
+      const was = theirs && theirs.length === elems.length ? theirs : undefined;
+      const kept = elems.filter((_, i) => printed.some((p) => sameScalar(p, scalars[i]!) || (!!was?.[i] && sameScalar(p, was[i]!))));
       if (!kept.length) return undefined;
       before *= elems.length; after *= kept.length;
       if (kept.length < elems.length) edits.push(replaceNode(value, `[${kept.map((e) => e.text).join(', ')}]`));
@@ -330,6 +357,8 @@ export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell:
   // Cells inserted or removed since (structural edits) would misalign the stored outputs.
   if (nb.cells.length !== original.cells.length) return undefined;
   const cells = await parseNotebookCells(nb);
+  const authorCells = await parseNotebookCells(original);
+  const authorCell = (c: ParsedCell) => authorCells.find((a) => a.index === c.index);
   try {
     const slow = cells.find((c) => c.index === slowCell);
     if (!slow) return undefined;
@@ -340,7 +369,7 @@ export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell:
     for (const g of gridsRun(cells, slow)) {
       const inPlace = sameNode(g.at, g.literal);
       if (g.dicts.length === 1 && g.literal.type === 'dictionary') {
-        const pin = pinDict(gridPairs(g.literal)!, evidence);
+        const pin = pinDict(gridPairs(g.literal)!, evidence, authorValues(g.literal, g.cell, authorCell(g.cell)));
         if (!pin) continue;
         if (inPlace) for (const e of pin.edits) addCellEdit(edits, g.cell.index, e);
         else addCellEdit(edits, g.cell.index, replaceNode(g.at, compactDict(g.literal, pin.edits)));
@@ -354,7 +383,7 @@ export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell:
         const pairs = gridPairs(d)!;
         const size = gridSize(pairs);
         before += size;
-        const pin = pinDict(pairs, evidence);
+        const pin = pinDict(pairs, evidence, authorValues(d, g.cell, authorCell(g.cell)));
         const covered = pin ?? (pairs.every((p) => printedValues(evidence, p.key).length) ? { edits: [], before: size, after: size } : undefined);
         if (!covered) continue;
         after += covered.after;
@@ -374,5 +403,6 @@ export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell:
     };
   } finally {
     disposeCells(cells);
+    disposeCells(authorCells);
   }
 }

@@ -65,6 +65,16 @@ describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
     assert.deepEqual(sources(p), [[0, "def best_param_selection(X, y, nfolds):\n    param_grid = {'C': [1, 10], 'gamma': [0.1, 1]}\n    grid_search = GridSearchCV(SVC(kernel='rbf'), {'C': [1], 'gamma': [0.1]}, cv=nfolds)\n    grid_search.fit(X, y)\n    return grid_search.best_params_"]]);
   });
 
+  it("a grid value a rule rewrote ('auto' -> 1.0, scikit-learn 1.3): the author's value printed still picks its element, kept as rewritten", async () => {
+    const author = ["params = {'n_estimators': [300, 400], 'max_features': ['auto', 'sqrt', 'log2']}\nrf = GridSearchCV(RandomForestRegressor(), param_grid=params)\nrf.fit(X, y)", 'rf.best_params_'];
+    const now = ["params = {'n_estimators': [300, 400], 'max_features': [1.0, 'sqrt', 'log2']}\nrf = GridSearchCV(RandomForestRegressor(), param_grid=params)\nrf.fit(X, y)", 'rf.best_params_'];
+    const original = withOutputs(notebookOf(author), { 1: { result: "{'max_features': 'auto', 'n_estimators': 300}" } });
+    const p = await searchPinPatch(notebookOf(now), original, 0);
+    assert.deepEqual(sources(p), [[0, "params = {'n_estimators': [300, 400], 'max_features': [1.0, 'sqrt', 'log2']}\nrf = GridSearchCV(RandomForestRegressor(), param_grid={'n_estimators': [300], 'max_features': [1.0]})\nrf.fit(X, y)"]]);
+    // Without the author's cell to align with (the same source), 'auto' is in no list: no evidence for that key.
+    assert.equal(await searchPinPatch(notebookOf(now), withOutputs(notebookOf(now), { 1: { result: "{'max_features': 'auto', 'n_estimators': 300}" } }), 0), undefined);
+  });
+
   it('a ranked report of several candidates keeps every printed value of each key (the top candidates stay in the grid)', async () => {
     const cells = ["grid = {'max_depth': [1, 2, 4, None], 'n_estimators': [30, 50, 100]}\ngs = GridSearchCV(clf, param_grid=grid)\ngs.fit(X, y)\nreport(gs.cv_results_)"];
     const original = withOutputs(notebookOf(cells), { 0: { stdout: "Model with rank: 1\nParameters: {'max_depth': None, 'n_estimators': 100}\nModel with rank: 2\nParameters: {'max_depth': 4, 'n_estimators': 100}\n" } });
