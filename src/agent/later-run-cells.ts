@@ -5,8 +5,12 @@
  * changes what the failing cell reads (`train.loc[[61, 829], :] = 'Q'` run at [41], above a cell
  * taking `train.Fare.max()` at [24]: every column of two rows becomes a string, and `max` raises a
  * TypeError top to bottom), running it just after the failing cell is the author's order for that
- * pair. The cells between that ran later too and read what it binds go with it (they ran after it).
- * Unproven as a cause, so the stored outputs decide whether it is kept.
+ * pair. What the failing cell reads includes what the cells feeding it read (cells above it the
+ * author ran before it), so a change to a frame that reaches the failing cell through a split or a
+ * selection counts. The cells between that ran later too and read what it binds go with it (they ran
+ * after it). Placed after the failing cell, and after the cells there that the author ran before it
+ * (lower counts), so they keep the state they saw. Unproven as a cause, so the stored outputs decide
+ * whether it is kept.
  */
 import type { Notebook } from '../core/notebook.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
@@ -18,7 +22,7 @@ export function laterRunOrder(original: Notebook, work: Notebook, failingCell: n
   const failPos = currentOrder.indexOf(failingCell);
   if (own === undefined || failPos <= 0) return undefined;
   const du = analyzeNotebook(work);
-  const reads = new Set(du.byCell.get(failingCell)?.uses ?? []);
+  const reads = upstreamReads(du.byCell, counts, currentOrder.slice(0, failPos), failingCell, own);
   const defined = new Set<string>();
   const deferred: number[] = [];
   const touched = new Set<string>();
@@ -42,8 +46,31 @@ export function laterRunOrder(original: Notebook, work: Notebook, failingCell: n
   }
   if (!touched.size) return undefined;
   const rest = currentOrder.filter((c) => !deferred.includes(c));
-  const at = rest.indexOf(failingCell) + 1;
+  // After the failing cell, the cells the author ran before the deferred ones (lower counts) keep
+  // the state they saw: the deferred cells go in before the first cell they ran before.
+  const first = Math.min(...deferred.map((c) => counts.get(c)!));
+  let at = rest.indexOf(failingCell) + 1;
+  while (at < rest.length && (counts.get(rest[at]!) ?? -Infinity) < first) at++;
   const order = [...rest.slice(0, at), ...deferred, ...rest.slice(at)];
   const cells = deferred.map((c) => `cell ${c} [${counts.get(c)}]`).join(', ');
-  return { order, moved: deferred, why: `run ${cells} after cell ${failingCell} [${own}]: the author ran ${deferred.length > 1 ? 'them' : 'it'} later (execution counts), and ${deferred.length > 1 ? 'they change' : 'it changes'} ${[...touched].join(', ')}, which cell ${failingCell} reads` };
+  const where = at === rest.indexOf(failingCell) + 1 ? `after cell ${failingCell} [${own}]` : `after cell ${rest[at - 1]} [${counts.get(rest[at - 1]!)}]`;
+  return { order, moved: deferred, why: `run ${cells} ${where}: the author ran ${deferred.length > 1 ? 'them' : 'it'} after cell ${failingCell} [${own}] (execution counts), and ${deferred.length > 1 ? 'they change' : 'it changes'} ${[...touched].join(', ')}, which cell ${failingCell} reads${reads.direct.has([...touched][0]!) ? '' : ' through the cells that feed it'}` };
+}
+
+/**
+ * What the failing cell reads, and what the cells feeding it read: a cell above it that the author
+ * ran before it (a lower count) and that binds or changes a name in the set adds its own reads
+ * (`Y_train` <- `train_test_split(df_simple)` <- `df.loc[:, cols]`: a change to `df` reaches the
+ * failing cell through them).
+ */
+function upstreamReads(byCell: ReturnType<typeof analyzeNotebook>['byCell'], counts: ReadonlyMap<number, number>, above: readonly number[], failingCell: number, own: number): Set<string> & { direct: ReadonlySet<string> } {
+  const direct = new Set(byCell.get(failingCell)?.uses ?? []);
+  const reads = new Set(direct);
+  for (let i = above.length - 1; i >= 0; i--) {
+    const c = byCell.get(above[i]!);
+    const n = counts.get(above[i]!);
+    if (!c || n === undefined || n > own) continue;
+    if ([...c.defines, ...c.mutates].some((d) => reads.has(d))) for (const u of c.uses) reads.add(u);
+  }
+  return Object.assign(reads, { direct });
 }

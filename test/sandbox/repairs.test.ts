@@ -129,6 +129,21 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.deepEqual(written.cells.map((c: any) => [].concat(c.source).join('').split('\n')[0]), ['import math', 'def area(r):', 'print(round(area(2), 3))', 'print("done")']);
   });
 
+  it("a cell above that the author ran later changes what reaches the failing cell through the cell feeding it: it runs after the cells the author ran before it", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      'import numpy as np\nfrom sklearn.linear_model import LogisticRegression\nX = np.arange(8).reshape(-1, 1)\ny = np.array([0, 0, 1, 1, 2, 2, 3, 3])',
+      'y = y + 0.5',
+      'target = y.copy()',
+      'clf = LogisticRegression().fit(X, target)\nprint(clf.classes_)',
+      'print(target.max())',
+    ]), { 3: '[0 1 2 3]\n', 4: '3\n' });
+    withCounts(nb, [1, 20, 3, 4, 5]);
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'execution-order')!;
+    assert.match(fix.summary, /run cell 1 \[20\] after cell 4 \[5\].*changes y, which cell 3 reads through the cells that feed it/);
+  });
+
   it("a name imported only in a later cell that cannot move up (it uses what the failing cell makes): the notebook's own import is copied in", async () => {
     const nb = withStoredOutputs(makeNotebook([
       'clf = ExtraTreesClassifier(n_estimators=5, random_state=0)',
