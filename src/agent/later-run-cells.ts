@@ -39,7 +39,8 @@ export function laterRunOrder(original: Notebook, work: Notebook, failingCell: n
       if (hit.length || follows) {
         deferred.push(cell);
         for (const w of hit) touched.add(w);
-        for (const d of c.defines) deferredBinds.add(d);
+        // What it changes in place follows it too (a frame it transforms that a later-run cell encodes).
+        for (const d of [...c.defines, ...c.mutates]) deferredBinds.add(d);
       }
     }
     for (const d of c.defines) defined.add(d);
@@ -53,7 +54,8 @@ export function laterRunOrder(original: Notebook, work: Notebook, failingCell: n
   while (at < rest.length && (counts.get(rest[at]!) ?? -Infinity) < first) at++;
   const order = [...rest.slice(0, at), ...deferred, ...rest.slice(at)];
   const cells = deferred.map((c) => `cell ${c} [${counts.get(c)}]`).join(', ');
-  const where = at === rest.indexOf(failingCell) + 1 ? `after cell ${failingCell} [${own}]` : `after cell ${rest[at - 1]} [${counts.get(rest[at - 1]!)}]`;
+  const prev = rest[at - 1]!;
+  const where = prev === failingCell ? `after cell ${failingCell} [${own}]` : `after cell ${prev}${counts.has(prev) ? ` [${counts.get(prev)}]` : ''}`;
   return { order, moved: deferred, why: `run ${cells} ${where}: the author ran ${deferred.length > 1 ? 'them' : 'it'} after cell ${failingCell} [${own}] (execution counts), and ${deferred.length > 1 ? 'they change' : 'it changes'} ${[...touched].join(', ')}, which cell ${failingCell} reads${reads.direct.has([...touched][0]!) ? '' : ' through the cells that feed it'}` };
 }
 

@@ -24,6 +24,9 @@ describe('laterRunOrder', () => {
   it('takes along later-run cells that read what a deferred cell binds', () => {
     const nb = withCounts(['df = load()', 'df = df.dropna()\nk = 3', 'print(k)', 'df.describe()'], [1, 9, 10, 5]);
     assert.deepEqual(laterRunOrder(nb, nb, 3, [0, 1, 2, 3])?.order, [0, 3, 1, 2]);
+    // And those that read what it changes in place (a frame it transforms, then encoded).
+    const inPlace = withCounts(['df = load()\nall_data = load()', "df['y'] = df.y + 0.5\nall_data[['a']] = 1", 'all_data = pd.get_dummies(all_data)', 'fit(df.y)'], [1, 9, 10, 5]);
+    assert.deepEqual(laterRunOrder(inPlace, inPlace, 3, [0, 1, 2, 3])?.order, [0, 3, 1, 2]);
   });
 
   it('a change that reaches the failing cell through the cells feeding it (a selection, a split)', () => {
