@@ -170,6 +170,27 @@ export function runUpOrder(original: Notebook, failingCell: number, currentOrder
   return { order, moved, why: `run ${cells} just before cell ${failingCell} [${own}]: the author ran them immediately before it, in that order (consecutive execution counts)` };
 }
 
+/**
+ * The run-up run again instead of moved: where a cell between a run-up cell's place and the failing
+ * cell reads what the run-up cell binds, the author ran it there too (an earlier run, the stored
+ * count being its last), so moving it away breaks that reader. The same cells, their sources in
+ * the run-up's order, as one cell inserted just before the failing one; undefined when no reader
+ * stands between (moving them is then the same run-up).
+ */
+export function runUpReplay(work: Notebook, runUp: OrderRepair, failingCell: number, currentOrder: number[]): { source: string; cells: number[] } | undefined {
+  if (!runUp.moved.length) return undefined;
+  const du = analyzeNotebook(work);
+  const failPos = currentOrder.indexOf(failingCell);
+  const readBetween = runUp.moved.some((m) => {
+    const binds = new Set(du.byCell.get(m)?.defines ?? []);
+    const from = currentOrder.indexOf(m);
+    return from >= 0 && currentOrder.slice(from + 1, failPos).some((c) => !runUp.moved.includes(c) && (du.byCell.get(c)?.uses ?? []).some((u) => binds.has(u)));
+  });
+  if (!readBetween) return undefined;
+  const text = (c: number) => [work.cells[c]?.source ?? ''].flat().join('');
+  return { source: runUp.moved.map(text).join('\n\n'), cells: runUp.moved };
+}
+
 export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {
   const cells = moved.map((m) => `cell ${m} [${counts.get(m)}]`).join(', ');
   return `run ${cells} before cell ${failingCell} [${counts.get(failingCell)}], as the author's execution counts show (it defines ${name})`;

@@ -12,7 +12,7 @@ import { sourceText } from '../core/notebook.js';
 import { pinDefaults, rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
 import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
-import { codeCellIndices, orderForNameError, runUpOrder, unprovenOrdersForNameError } from './execution-order.js';
+import { codeCellIndices, orderForNameError, runUpOrder, runUpReplay, unprovenOrdersForNameError } from './execution-order.js';
 import { laterRunOrder } from './later-run-cells.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { workingDirWalkPatches } from '../fixers/rules/data-walk.js';
@@ -88,6 +88,12 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     // The cells the author ran just before this one (consecutive counts), in the author's order.
     const runUp = runUpOrder(inp.original, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
     if (runUp) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: runUp.why }, label: `run order (author's run-up): cells ${runUp.moved.join(', ')} before cell ${inp.cell}`, order: runUp.order });
+    // A cell between reads what a run-up cell binds: the author ran it there too; run it again instead.
+    const replay = runUp && runUpReplay(inp.notebook, runUp, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
+    if (replay) {
+      const edits = [{ cell: inp.cell, op: 'insert' as const, position: 'before' as const, newSource: replay.source }];
+      out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits, summary: `run cell${replay.cells.length > 1 ? 's' : ''} ${replay.cells.join(', ')} again just before cell ${inp.cell}: the author ran ${replay.cells.length > 1 ? 'them' : 'it'} immediately before it (consecutive execution counts) and earlier where ${replay.cells.length > 1 ? 'they stand' : 'it stands'} (a cell between reads what ${replay.cells.length > 1 ? 'they bind' : 'it binds'})` }, label: `run again (author's run-up): cells ${replay.cells.join(', ')} before cell ${inp.cell}` });
+    }
     // Cells above it the author ran later, changing what it reads: after it, as the author ran them.
     const later = laterRunOrder(inp.original, inp.notebook, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
     if (later) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: later.why }, label: `run order (run later by the author): cells ${later.moved.join(', ')} after cell ${inp.cell}`, order: later.order });

@@ -144,6 +144,21 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.match(fix.summary, /run cell 1 \[20\] after cell 4 \[5\].*changes y, which cell 3 reads through the cells that feed it/);
   });
 
+  it("the author's run-up ran a cell a second time (a cell between reads what it binds): run again before the failing cell, not moved", async () => {
+    const nb = withStoredOutputs(makeNotebook([
+      "import pandas as pd\ntrain = pd.DataFrame({'Survived': [1, 0, 1], 'Embarked': ['S', 'C', 'S']})",
+      "survived = train[train['Survived'] == 1]",
+      'print(len(survived))',
+      "train['Code'] = train['Embarked'].map({'S': 0, 'C': 1})",
+      "print(survived['Code'].sum())",
+    ]), { 2: '2\n', 4: '0\n' });
+    withCounts(nb, [1, 7, 3, 5, 8]);
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'execution-order')!;
+    assert.deepEqual(fix.candidates?.map((c) => [c.label, c.kept]), [["run order (author's run-up): cells 1 before cell 4", false], ["run again (author's run-up): cells 1 before cell 4", true]]);
+  });
+
   it("a name imported only in a later cell that cannot move up (it uses what the failing cell makes): the notebook's own import is copied in", async () => {
     const nb = withStoredOutputs(makeNotebook([
       'clf = ExtraTreesClassifier(n_estimators=5, random_state=0)',

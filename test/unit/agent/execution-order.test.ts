@@ -1,6 +1,6 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { orderForNameError, recordedOrder, reorderCells, runUpOrder } from '../../../src/agent/execution-order.js';
+import { orderForNameError, recordedOrder, reorderCells, runUpOrder, runUpReplay } from '../../../src/agent/execution-order.js';
 import { makeNotebook, withCounts } from '../../support/notebooks.js';
 import type { CellEdit } from '../../../src/core/patch.js';
 import { makeNotebook as withMarkdown } from '../context/fixtures.js';
@@ -113,6 +113,21 @@ describe("the author's run-up", () => {
     assert.deepEqual(r?.moved, [3, 1]);
     assert.match(r!.why, /cell 3 \[74\], cell 1 \[75\] just before cell 4 \[76\]/);
   });
+  it('run again instead of moved where a cell between reads what a run-up cell binds (the author ran it there too)', () => {
+    const cells = ["survived = train[train.Survived == 1]", 'print(len(survived))', "train['Code'] = train.Embarked.map(codes)", "print(survived['Code'].sum())"];
+    const nb = withCounts(cells, [2, 3, 4, 5]);
+    nb.cells[0] = { ...nb.cells[0]!, execution_count: 6 } as any;
+    (nb.cells[3] as any).execution_count = 7;
+    const order = [0, 1, 2, 3];
+    const r = runUpOrder(nb, 3, order)!;
+    assert.deepEqual(r.moved, [0]);
+    assert.deepEqual(runUpReplay(nb, r, 3, order), { source: 'survived = train[train.Survived == 1]', cells: [0] });
+    // Nothing between reads it: moving it is the run-up.
+    const free = withCounts(['y = 2', 'z = 1', 'print(y + z)'], [3, 1, 4]);
+    const m = runUpOrder(free, 2, [0, 1, 2]);
+    assert.ok(m === undefined || runUpReplay(free, m, 2, [0, 1, 2]) === undefined);
+  });
+
   it('nothing when the file already runs them that way, the failing cell has no count, or no count precedes it', () => {
     assert.equal(runUpOrder(withCounts(['a', 'b', 'c'], [1, 2, 3]), 2, [0, 1, 2]), undefined);
     assert.equal(runUpOrder(withCounts(['a', 'b', 'c'], [1, 2, null]), 2, [0, 1, 2]), undefined);
