@@ -53,6 +53,14 @@ async function modernize(nb: Notebook, timeoutS = 120, memoryMb?: number) {
   return { report, trajectory };
 }
 
+/** A notebook with the author's stored outputs and counts, modernized: it must reproduce, by a run-order repair (returned). */
+async function reproducedByOrder(cells: string[], outputs: Record<number, string>, counts: number[]) {
+  const nb = withCounts(withStoredOutputs(makeNotebook(cells), outputs), counts);
+  const { report } = await modernize(nb);
+  assert.equal(report.verdict, 'reproduced', report.reason);
+  return report.fixes.find((f) => f.source === 'execution-order')!;
+}
+
 describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () => {
   it('generate and verify: of two candidate imports, the one the stored output agrees with is kept', async () => {
     const nb = withStoredOutputs(makeNotebook(['x = 1', 'd = datetime(2020, 1, 2)\nprint(d.day)']), { 1: '2\n' });
@@ -130,32 +138,20 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
   });
 
   it("a cell above that the author ran later changes what reaches the failing cell through the cell feeding it: it runs after the cells the author ran before it", async () => {
-    const nb = withStoredOutputs(makeNotebook([
+    const fix = await reproducedByOrder([
       'import numpy as np\nfrom sklearn.linear_model import LogisticRegression\nX = np.arange(8).reshape(-1, 1)\ny = np.array([0, 0, 1, 1, 2, 2, 3, 3])',
       'y = y + 0.5',
       'target = y.copy()',
       'clf = LogisticRegression().fit(X, target)\nprint(clf.classes_)',
       'print(target.max())',
-    ]), { 3: '[0 1 2 3]\n', 4: '3\n' });
-    withCounts(nb, [1, 20, 3, 4, 5]);
-    const { report } = await modernize(nb);
-    assert.equal(report.verdict, 'reproduced', report.reason);
-    const fix = report.fixes.find((f) => f.source === 'execution-order')!;
+    ], { 3: '[0 1 2 3]\n', 4: '3\n' }, [1, 20, 3, 4, 5]);
     assert.match(fix.summary, /run cell 1 \[20\] after cell 4 \[5\].*changes y, which cell 3 reads through the cells that feed it/);
   });
 
   it("the author's run-up ran a cell a second time (a cell between reads what it binds): run again before the failing cell, not moved", async () => {
-    const nb = withStoredOutputs(makeNotebook([
-      "import pandas as pd\ntrain = pd.DataFrame({'Survived': [1, 0, 1], 'Embarked': ['S', 'C', 'S']})",
-      "survived = train[train['Survived'] == 1]",
-      'print(len(survived))',
-      "train['Code'] = train['Embarked'].map({'S': 0, 'C': 1})",
-      "print(survived['Code'].sum())",
-    ]), { 2: '2\n', 4: '0\n' });
-    withCounts(nb, [1, 7, 3, 5, 8]);
-    const { report } = await modernize(nb);
-    assert.equal(report.verdict, 'reproduced', report.reason);
-    const fix = report.fixes.find((f) => f.source === 'execution-order')!;
+    const cells = ["import pandas as pd\ntrain = pd.DataFrame({'Survived': [1, 0, 1], 'Embarked': ['S', 'C', 'S']})", "survived = train[train['Survived'] == 1]"];
+    cells.push('print(len(survived))', "train['Code'] = train['Embarked'].map({'S': 0, 'C': 1})", "print(survived['Code'].sum())");
+    const fix = await reproducedByOrder(cells, { 2: '2\n', 4: '0\n' }, [1, 7, 3, 5, 8]);
     assert.deepEqual(fix.candidates?.map((c) => [c.label, c.kept]), [["run order (author's run-up): cells 1 before cell 4", false], ["run again (author's run-up): cells 1 before cell 4", true]]);
   });
 
