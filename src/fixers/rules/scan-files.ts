@@ -116,6 +116,16 @@ async function* scanInWorkers(tasks: readonly ScanTask[], shared: RuleOptions, c
       }
       poke();
     });
+    // A thread that ends without an error event (process.exit in a rule, a kill) while it holds a
+    // file: that file is not scanned, the rest go on (the handlers above remove a thread first).
+    w.on('exit', (code) => {
+      if (!workers.delete(w)) return;
+      if (current >= 0 && !done.has(current)) {
+        done.set(current, { file: tasks[current].file, error: `the scanning thread exited (code ${code})`, ms: 0 });
+        if (next < tasks.length) start();
+      }
+      poke();
+    });
     feed();
   };
   try {
