@@ -37,6 +37,15 @@ describe('runtime reduction', () => {
     assert.equal(e.kind === 'fix' && e.fixType, 'error-repair');
   });
 
+  it('over the run budget, the slowest cell of the run is the one to reduce, not the one the budget ran out in; a cell over its own timeout is itself', () => {
+    const cell = (index: number, status: CellRecord['status'], s: number): CellRecord => ({ index, codeIndex: index, status, executionCount: index + 1, durationMs: s * 1000, startedAt: null, peakMemoryBytes: null, outputsTruncated: false });
+    const budget = diagnose('budget-exceeded', [cell(0, 'ok', 3), cell(1, 'ok', 140), cell(2, 'ok', 5), cell(3, 'budget-exceeded', 42)], noVerdict);
+    assert.equal(budget.kind === 'fix' && budget.cell, 1);
+    assert.match(budget.kind === 'fix' ? budget.why : '', /budget-exceeded: cell 1 took 140 s/);
+    const timeout = diagnose('timeout', [cell(0, 'ok', 3), cell(1, 'ok', 140), cell(2, 'timeout', 120)], noVerdict);
+    assert.equal(timeout.kind === 'fix' && timeout.cell, 2);
+  });
+
   it("a drift is quoted from a cell that fails the verdict, not from a partial one (rows a shorter display left out)", () => {
     const ok: CellRecord = { index: 0, codeIndex: 0, status: 'ok', executionCount: 1, durationMs: 1, startedAt: null, peakMemoryBytes: null, outputsTruncated: false };
     const verdict = () => ({
