@@ -141,9 +141,13 @@ export function excuseUnfinished(d: FixDiagnosis, stop: Stop, unfinished: Readon
  * the verdict), not rewritten; the cells after it run as they did for the author. Resource limits
  * only: a cell that raises is excuseNeverRun's (skipped the same way).
  */
-export function skipNeverRun(d: FixDiagnosis, neverRun: ReadonlySet<number>): ExpectedError | undefined {
-  if (d.fixType !== 'runtime-reduction' || !neverRun.has(d.cell)) return undefined;
-  return { ename: d.error?.ename ?? 'BudgetExceededError', neverRun: true, skipped: true, reason: `the author never ran this cell (no execution count, no outputs), and here it is over the limit (${d.why.slice(0, 160)}); it is not run` };
+export function skipNeverRun(d: FixDiagnosis, neverRun: ReadonlySet<number>): { cell: number; expected: ExpectedError } | undefined {
+  if (d.fixType !== 'runtime-reduction') return undefined;
+  // The budget ran out in a never-run cell: that one goes, whichever cell was the slowest.
+  const cell = d.limitCell !== undefined && neverRun.has(d.limitCell) ? d.limitCell : d.cell;
+  if (!neverRun.has(cell)) return undefined;
+  const why = cell === d.cell ? d.why : `the run's time budget ran out in it; ${d.why}`;
+  return { cell, expected: { ename: d.error?.ename ?? 'BudgetExceededError', neverRun: true, skipped: true, reason: `the author never ran this cell (no execution count, no outputs), and here it is over the limit (${why.slice(0, 160)}); it is not run` } };
 }
 
 /** Never-run cells skipped for rebinding what a failing recorded cell reads, at most (never-run-overwriter.ts). */

@@ -11,12 +11,18 @@ import { innermostNotebookFrame } from '../core/traceback.js';
 
 export type Diagnosis =
   | { kind: 'done' }
-  | { kind: 'fix'; fixType: FixType; cell: number; error?: CellError; signature: string; why: string; drift?: { original: number | null; current: number | null; context?: string; oracle: string } };
+  | { kind: 'fix'; fixType: FixType; cell: number; error?: CellError; signature: string; why: string; drift?: { original: number | null; current: number | null; context?: string; oracle: string };
+    /** Over the run's budget: the cell it ran out in, when that is not `cell` (the slowest). */
+    limitCell?: number };
 
 export function diagnose(status: RunStatus, cells: CellRecord[], oracle: () => OracleVerdict): Diagnosis {
   if (status === 'budget-exceeded' || status === 'timeout') {
     const slow = slowestCell(cells);
-    return { kind: 'fix', fixType: 'runtime-reduction', cell: slow.index, signature: `slow:${slow.index}`, why: `${status}: cell ${slow.index} took ${Math.round((slow.durationMs ?? 0) / 1000)} s` };
+    const limit = cells.find((c) => c.status === 'budget-exceeded' || c.status === 'timeout');
+    return {
+      kind: 'fix', fixType: 'runtime-reduction', cell: slow.index, signature: `slow:${slow.index}`, why: `${status}: cell ${slow.index} took ${Math.round((slow.durationMs ?? 0) / 1000)} s`,
+      ...(limit && limit.index !== slow.index ? { limitCell: limit.index } : {}),
+    };
   }
   const failed = firstFailure(cells);
   if (failed?.error?.ename === 'MemoryError') {

@@ -172,19 +172,23 @@ export function runUpOrder(original: Notebook, failingCell: number, currentOrder
 
 /**
  * The run-up run again instead of moved: where a cell between a run-up cell's place and the failing
- * cell reads what the run-up cell binds, the author ran it there too (an earlier run, the stored
- * count being its last), so moving it away breaks that reader. The same cells, their sources in
+ * cell, which the author ran before the run-up cell's last run (a lower count), reads what the
+ * run-up cell binds, the author ran it there too (an earlier run, the stored count being its last),
+ * so moving it away breaks that reader. The same cells, their sources in
  * the run-up's order, as one cell inserted just before the failing one; undefined when no reader
  * stands between (moving them is then the same run-up).
  */
-export function runUpReplay(work: Notebook, runUp: OrderRepair, failingCell: number, currentOrder: number[]): { source: string; cells: number[] } | undefined {
+export function runUpReplay(original: Notebook, work: Notebook, runUp: OrderRepair, failingCell: number, currentOrder: number[]): { source: string; cells: number[] } | undefined {
   if (!runUp.moved.length) return undefined;
   const du = analyzeNotebook(work);
+  const counts = storedCounts(original);
   const failPos = currentOrder.indexOf(failingCell);
+  // A reader the author ran (a count), before the run-up cell's last run: it saw an earlier run of it.
   const readBetween = runUp.moved.some((m) => {
     const binds = new Set(du.byCell.get(m)?.defines ?? []);
     const from = currentOrder.indexOf(m);
-    return from >= 0 && currentOrder.slice(from + 1, failPos).some((c) => !runUp.moved.includes(c) && (du.byCell.get(c)?.uses ?? []).some((u) => binds.has(u)));
+    const last = counts.get(m) ?? -Infinity;
+    return from >= 0 && currentOrder.slice(from + 1, failPos).some((c) => !runUp.moved.includes(c) && (counts.get(c) ?? Infinity) < last && (du.byCell.get(c)?.uses ?? []).some((u) => binds.has(u)));
   });
   if (!readBetween) return undefined;
   const text = (c: number) => [work.cells[c]?.source ?? ''].flat().join('');

@@ -117,7 +117,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       // A never-run cell over a limit is skipped before any rewrite is tried: nothing could verify one.
       const skipped = env.excuse && d.neverRun ? skipNeverRun(diagnosis, d.neverRun) : undefined;
       if (skipped) {
-        state = await excuse(diagnosis.cell, skipped);
+        state = await excuse(skipped.cell, skipped.expected);
         continue;
       }
       const move = nextMove({

@@ -89,7 +89,7 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     const runUp = runUpOrder(inp.original, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
     if (runUp) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: runUp.why }, label: `run order (author's run-up): cells ${runUp.moved.join(', ')} before cell ${inp.cell}`, order: runUp.order });
     // A cell between reads what a run-up cell binds: the author ran it there too; run it again instead.
-    const replay = runUp && runUpReplay(inp.notebook, runUp, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
+    const replay = runUp && runUpReplay(inp.original, inp.notebook, runUp, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
     if (replay) {
       const edits = [{ cell: inp.cell, op: 'insert' as const, position: 'before' as const, newSource: replay.source }];
       out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits, summary: `run cell${replay.cells.length > 1 ? 's' : ''} ${replay.cells.join(', ')} again just before cell ${inp.cell}: the author ran ${replay.cells.length > 1 ? 'them' : 'it'} immediately before it (consecutive execution counts) and earlier where ${replay.cells.length > 1 ? 'they stand' : 'it stands'} (a cell between reads what ${replay.cells.length > 1 ? 'they bind' : 'it binds'})` }, label: `run again (author's run-up): cells ${replay.cells.join(', ')} before cell ${inp.cell}` });

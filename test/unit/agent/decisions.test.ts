@@ -106,10 +106,15 @@ describe('loop decisions', () => {
   it('skipNeverRun: a never-run cell over the time budget or out of memory is skipped; errors and ran cells are not', () => {
     const slow = { kind: 'fix', fixType: 'runtime-reduction', cell: 4, why: 'budget-exceeded: cell 4 took 590 s', signature: 'slow:4' } as unknown as FixDiagnosis;
     const skipped = skipNeverRun(slow, new Set([4]));
-    assert.deepEqual([skipped?.ename, skipped?.neverRun, skipped?.skipped], ['BudgetExceededError', true, true]);
-    assert.match(skipped!.reason, /never ran this cell.*budget-exceeded: cell 4 took 590 s.*not run/);
+    assert.equal(skipped?.cell, 4);
+    assert.deepEqual([skipped?.expected.ename, skipped?.expected.neverRun, skipped?.expected.skipped], ['BudgetExceededError', true, true]);
+    assert.match(skipped!.expected.reason!, /never ran this cell.*budget-exceeded: cell 4 took 590 s.*not run/);
     const oom = { ...slow, why: 'out of memory: cell 4', error: { ename: 'MemoryError', evalue: '', traceback: [] } } as unknown as FixDiagnosis;
-    assert.equal(skipNeverRun(oom, new Set([4]))?.ename, 'MemoryError');
+    assert.equal(skipNeverRun(oom, new Set([4]))?.expected.ename, 'MemoryError');
+    // The run's budget ran out in a never-run cell after a slower recorded one: the never-run cell goes.
+    const ranOut = { ...slow, cell: 2, why: 'budget-exceeded: cell 2 took 140 s', signature: 'slow:2', limitCell: 4 } as unknown as FixDiagnosis;
+    assert.equal(skipNeverRun(ranOut, new Set([4]))?.cell, 4);
+    assert.match(skipNeverRun(ranOut, new Set([4]))!.expected.reason!, /budget ran out in it; budget-exceeded: cell 2 took 140 s/);
     assert.equal(skipNeverRun(slow, new Set([3])), undefined, 'a cell the author ran is held to its record');
     const error = { ...slow, fixType: 'error-repair', error: { ename: 'ValueError', evalue: 'x', traceback: [] } } as unknown as FixDiagnosis;
     assert.equal(skipNeverRun(error, new Set([4])), undefined, "an error is excuseNeverRun's, once nothing fixes it");

@@ -121,11 +121,15 @@ describe("the author's run-up", () => {
     const order = [0, 1, 2, 3];
     const r = runUpOrder(nb, 3, order)!;
     assert.deepEqual(r.moved, [0]);
-    assert.deepEqual(runUpReplay(nb, r, 3, order), { source: 'survived = train[train.Survived == 1]', cells: [0] });
+    assert.deepEqual(runUpReplay(nb, nb, r, 3, order), { source: 'survived = train[train.Survived == 1]', cells: [0] });
     // Nothing between reads it: moving it is the run-up.
     const free = withCounts(['y = 2', 'z = 1', 'print(y + z)'], [3, 1, 4]);
     const m = runUpOrder(free, 2, [0, 1, 2]);
-    assert.ok(m === undefined || runUpReplay(free, m, 2, [0, 1, 2]) === undefined);
+    assert.ok(m === undefined || runUpReplay(free, free, m, 2, [0, 1, 2]) === undefined);
+    // A reader the author never ran (no count) says nothing about an earlier run.
+    const never = withCounts(cells, [6, null, 4, 7]);
+    const n = runUpOrder(never, 3, order)!;
+    assert.equal(runUpReplay(never, never, n, 3, order), undefined);
   });
 
   it('nothing when the file already runs them that way, the failing cell has no count, or no count precedes it', () => {
