@@ -6,7 +6,7 @@
  * failing one, running it first is the repair (the smallest move: the defining cell, and what it
  * needs that also sits later, go just before the failing cell).
  */
-import type { Notebook } from '../core/notebook.js';
+import { sourceText, type Notebook } from '../core/notebook.js';
 import { analyzeNotebook, type NotebookDefUse } from '../fixers/python/defuse.js';
 import { codeCellIndices, deletedReason } from '../fixers/llm/structure.js';
 
@@ -191,8 +191,7 @@ export function runUpReplay(original: Notebook, work: Notebook, runUp: OrderRepa
     return from >= 0 && currentOrder.slice(from + 1, failPos).some((c) => !runUp.moved.includes(c) && (counts.get(c) ?? Infinity) < last && (du.byCell.get(c)?.uses ?? []).some((u) => binds.has(u)));
   });
   if (!readBetween) return undefined;
-  const text = (c: number) => [work.cells[c]?.source ?? ''].flat().join('');
-  return { source: runUp.moved.map(text).join('\n\n'), cells: runUp.moved };
+  return { source: runUp.moved.map((c) => sourceText(work.cells[c]?.source)).join('\n\n'), cells: runUp.moved };
 }
 
 export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {

@@ -357,13 +357,15 @@ export async function searchPinPatch(nb: Notebook, original: Notebook, slowCell:
   // Cells inserted or removed since (structural edits) would misalign the stored outputs.
   if (nb.cells.length !== original.cells.length) return undefined;
   const cells = await parseNotebookCells(nb);
-  const authorCells = await parseNotebookCells(original);
+  // The author's cells are parsed only when there is evidence to pin by (for grids a rule rewrote).
+  let authorCells: ParsedCell[] = [];
   const authorCell = (c: ParsedCell) => authorCells.find((a) => a.index === c.index);
   try {
     const slow = cells.find((c) => c.index === slowCell);
     if (!slow) return undefined;
     const evidence = evidenceText(original, cells, slowCell);
     if (!evidence.trim()) return undefined;
+    authorCells = await parseNotebookCells(original);
     const edits = new Map<number, TextEdit[]>();
     const counts: string[] = [];
     for (const g of gridsRun(cells, slow)) {
