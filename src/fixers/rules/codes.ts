@@ -468,6 +468,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'mpl-data-keyword-without-names': 'MPL067',
   'mpl-rotation-numeric-string': 'MPL068',
   'mpl-subplot-string-spec': 'MPL069',
+  'mpl-scatter-cycled-colours': 'MPL070',
   // seaborn (SNS)
   'seaborn-factorplot': 'SNS001',
   'seaborn-lvplot': 'SNS002',
