@@ -469,6 +469,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'mpl-rotation-numeric-string': 'MPL068',
   'mpl-subplot-string-spec': 'MPL069',
   'mpl-scatter-cycled-colours': 'MPL070',
+  'mpl-pie-normalize-above-one': 'MPL071',
   // seaborn (SNS)
   'seaborn-factorplot': 'SNS001',
   'seaborn-lvplot': 'SNS002',
