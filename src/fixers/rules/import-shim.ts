@@ -22,6 +22,9 @@ export function importOf(pkg: string): (b: Binding) => boolean {
   return (b) => b.qname === pkg || b.qname.startsWith(`${pkg}.`);
 }
 
+/** `ShimSpec.qualifies` for the first import of a library that plots through matplotlib's Axes. */
+export const plottingImport = (b: Binding): boolean => ['matplotlib', 'seaborn', 'pandas'].some((p) => importOf(p)(b));
+
 /** The notebook's first top-level import statement that binds a qualifying name. */
 function firstImport(ctx: CellContext, spec: ShimSpec): { cell: number; stmt: SyntaxNode } | undefined {
   return ctx.nb.memo(`shim-import:${spec.mark}`, () => {

@@ -12,7 +12,7 @@
  */
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
-import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
+import { plottingImport, shimAfterImport, type ShimSpec } from './import-shim.js';
 
 const MARK = '_mpl_pie_';
 
@@ -34,11 +34,7 @@ export const PIE_NORMALIZE_SHIM = [
 /** A frame of the traceback inside Axes.pie (IPython prints the qualified function name). */
 const IN_PIE = /in Axes\.pie\(|matplotlib[\\/]axes[\\/]_axes\.py.*\bpie\b/;
 
-const SHIM: ShimSpec = {
-  mark: MARK,
-  text: PIE_NORMALIZE_SHIM,
-  qualifies: (b) => importOf('matplotlib')(b) || importOf('seaborn')(b) || importOf('pandas')(b),
-};
+const SHIM: ShimSpec = { mark: MARK, text: PIE_NORMALIZE_SHIM, qualifies: plottingImport };
 
 const FIXTURE = [
   'import matplotlib',

@@ -14,7 +14,7 @@
  */
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
-import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
+import { plottingImport, shimAfterImport, type ShimSpec } from './import-shim.js';
 import { atRuntimeError } from './traceback.js';
 
 const MARK = '_mpl_scatter_';
@@ -39,11 +39,7 @@ export const SCATTER_CYCLED_SHIM = [
 const C_COUNT = /'c' argument has \d+ elements, which is inconsistent with 'x' and 'y' with size \d+/;
 const S_COUNT = /s must be a scalar, or float array-like with the same size as x and y/;
 
-const SHIM: ShimSpec = {
-  mark: MARK,
-  text: SCATTER_CYCLED_SHIM,
-  qualifies: (b) => importOf('matplotlib')(b) || importOf('seaborn')(b) || importOf('pandas')(b),
-};
+const SHIM: ShimSpec = { mark: MARK, text: SCATTER_CYCLED_SHIM, qualifies: plottingImport };
 
 const FIXTURE = [
   'import matplotlib',
