@@ -4,53 +4,25 @@
  * apply -> re-execute (incrementally when safe) -> ... Only a clean run from a fresh kernel
  * decides. Everything that happens goes out as an AgentEvent; the loop keeps no report.
  */
-import type { Notebook } from '../core/notebook.js';
 import { errorMessage } from '../core/errors.js';
 import { log } from '../core/log.js';
-import type { RunResult } from '../core/run-result.js';
 import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
-import type { RuleFinding } from '../fixers/rules/index.js';
-import { ProgressTracker, type Budgets } from './budgets.js';
+import { ProgressTracker } from './budgets.js';
 import { attemptOutcome, needsFreshRun, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, type Stop } from './decisions.js';
 import { diagnose } from './diagnosis.js';
-import type { Environment, RunState } from './environment.js';
+import type { RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
-import type { Fixer } from './fixers.js';
-import type { VerifyLimits } from './generate-verify.js';
-import { excuseUnstable, type OracleVerdict } from './oracle/index.js';
+import type { LoopInput, LoopOutcome } from './loop-types.js';
+import { excuseUnstable } from './oracle/index.js';
 import { UnseededDrift } from './unseeded-drift.js';
 import { Runner } from './runner.js';
-import { decideVerdict, type ExpectedTarget } from './verdict.js';
+import { decideVerdict } from './verdict.js';
 import { Workbench } from './workbench.js';
 
-export interface LoopInput {
-  original: Notebook;
-  /** The notebook after the static pass. */
-  work: Notebook;
-  environment: Environment;
-  fixers: Fixer[];
-  budgets: Budgets;
-  /** LLM money spent so far for this notebook (the spend cap is also enforced before each call). */
-  spentUsd: () => number;
-  startedAt: number;
-  incremental: boolean;
-  verifyLimits: VerifyLimits;
-  /** The stored outputs (or the expected score) against a run's; the submission comes from the environment. */
-  judge: (executed: Notebook, submission: string | undefined) => OracleVerdict;
-  expected?: ExpectedTarget;
-  tolerance?: number;
-  forbiddenPaths: string[];
-  /** Why a problem no fixer addressed cannot be fixed (see decisions.stuckStop). */
-  stuck: { findings: readonly RuleFinding[]; project?: { files: string[]; dir: string }; dataFiles: readonly string[]; hasData: boolean; llm: { enabled: boolean; reason: string } };
-  /** Code cells the author never ran (stored-errors.neverRunByAuthor): their unrepaired errors are excused. */
-  neverRun?: ReadonlySet<number>;
-  /** Cells the author ran but did not finish (stored-errors.unfinishedByAuthor): excused the same way. */
-  unfinished?: ReadonlySet<number>;
-  signal?: AbortSignal;
-}
+export type { LoopInput, LoopOutcome } from './loop-types.js';
 
-export interface LoopOutcome { work: Notebook; runOrder?: number[]; final?: { run: RunResult; executed: Notebook }; stop: Stop }
+const INTERRUPTED: Stop = { reason: 'interrupted', detail: 'interrupted by the user' };
 
 export function modernizationLoop(input: LoopInput): AsyncGenerator<AgentEvent, LoopOutcome> {
   return eventStream<AgentEvent, LoopOutcome>((emit) => loop(input, emit));
@@ -87,7 +59,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       return next;
     };
     for (;;) {
-      if (d.signal?.aborted) return done({ reason: 'interrupted', detail: 'interrupted by the user' });
+      if (d.signal?.aborted) return done(INTERRUPTED);
       // observe -> diagnose
       let diagnosis = diagnose(state.status, state.cells, () => oracle(state));
       if (needsRecheck(diagnosis, state, bench.codeKey, checkedFor)) {
@@ -149,7 +121,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         if (fixer.name !== 'rules' && drawn()) { setAside = true; break; }
         const p = await fixer.propose({ diagnosis, step, notebook: bench.work, state, runOrder: bench.runOrder, escalate: move.escalate, attempts: bench.attempts, isNew: bench.isNew, oracle, environment: env, emit, trial });
         // An aborted LLM call comes back as a failed proposal: it says nothing about the notebook.
-        if (d.signal?.aborted) return done({ reason: 'interrupted', detail: 'interrupted by the user' });
+        if (d.signal?.aborted) return done(INTERRUPTED);
         if (!p) continue;
         if (p.kind === 'stop') return done({ reason: p.reason, detail: p.detail });
         if (p.kind === 'patch') {
@@ -197,6 +169,6 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       kernelStale = false;
     }
   } catch (err) {
-    return done(d.signal?.aborted ? { reason: 'interrupted', detail: 'interrupted by the user' } : { reason: 'sandbox-error', detail: errorMessage(err) });
+    return done(d.signal?.aborted ? INTERRUPTED : { reason: 'sandbox-error', detail: errorMessage(err) });
   }
 }
