@@ -65,7 +65,7 @@ export function laterRunOrder(original: Notebook, work: Notebook, failingCell: n
  * (`Y_train` <- `train_test_split(df_simple)` <- `df.loc[:, cols]`: a change to `df` reaches the
  * failing cell through them).
  */
-function upstreamReads(byCell: ReturnType<typeof analyzeNotebook>['byCell'], counts: ReadonlyMap<number, number>, above: readonly number[], failingCell: number, own: number): Set<string> & { direct: ReadonlySet<string> } {
+export function upstreamReads(byCell: ReturnType<typeof analyzeNotebook>['byCell'], counts: ReadonlyMap<number, number>, above: readonly number[], failingCell: number, own: number): Set<string> & { direct: ReadonlySet<string> } {
   const direct = new Set(byCell.get(failingCell)?.uses ?? []);
   const reads = new Set(direct);
   for (let i = above.length - 1; i >= 0; i--) {

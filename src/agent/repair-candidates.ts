@@ -14,6 +14,7 @@ import { notebookFrames } from '../fixers/rules/traceback.js';
 import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
 import { codeCellIndices, orderForNameError, runUpOrder, runUpReplay, unprovenOrdersForNameError } from './execution-order.js';
 import { laterRunOrder } from './later-run-cells.js';
+import { earlierRunOrder } from './earlier-run-cells.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { workingDirWalkPatches } from '../fixers/rules/data-walk.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
@@ -97,6 +98,9 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     // Cells above it the author ran later, changing what it reads: after it, as the author ran them.
     const later = laterRunOrder(inp.original, inp.notebook, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook));
     if (later) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: later.why }, label: `run order (run later by the author): cells ${later.moved.join(', ')} after cell ${inp.cell}`, order: later.order });
+    // Cells below it the author ran before it, changing what it reads: above it, as the author ran them.
+    const earlier = earlierRunOrder(inp.original, inp.notebook, inp.cell, inp.runOrder ?? codeCellIndices(inp.notebook), inp.error.evalue);
+    if (earlier) out.push({ patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: earlier.why }, label: `run order (run earlier by the author): cells ${earlier.moved.join(', ')} before cell ${inp.cell}`, order: earlier.order });
   }
   if (inp.error.ename === 'NameError') {
     // The author ran a later cell first (stored execution counts): run it first too.
