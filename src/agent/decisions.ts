@@ -7,10 +7,11 @@ import type { StopReason } from '../core/modernize-report.js';
 import type { RuleFinding } from '../fixers/rules/index.js';
 import { missingPath } from '../fixers/rules/missing-path.js';
 import { localModuleMissing } from '../executor/project-files.js';
-import type { Notebook } from '../core/notebook.js';
+import { sourceText, type Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
 import { unboundName } from './unbound-name.js';
 import { neverRunOverwriter } from './never-run-overwriter.js';
+import { missingLabel } from './earlier-run-cells.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { budgetStop, type Budgets } from './budgets.js';
 import type { Diagnosis } from './diagnosis.js';
@@ -180,7 +181,7 @@ export function stuckMove(input: {
   const excused = excuseNeverRun(d, stop, neverRun);
   if (excused) return { kind: 'excuse', cell: d.cell, expected: excused };
   const over = d.error && input.skipped.size < MAX_OVERWRITER_SKIPS && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable')
-    ? neverRunOverwriter(analyzeNotebook(input.notebook), d.cell, d.error.ename, neverRun, input.skipped, input.runOrder) : undefined;
+    ? neverRunOverwriter(analyzeNotebook(input.notebook), d.cell, d.error.ename, neverRun, input.skipped, input.runOrder, missingLabel(d.error.evalue), (c) => sourceText(input.notebook.cells[c]?.source)) : undefined;
   return over ? { kind: 'excuse', cell: over.cell, expected: over.expected } : { kind: 'stop', stop };
 }
 

@@ -23,8 +23,9 @@ export interface Overwriter { cell: number; names: string[]; expected: ExpectedE
  * @param failing the recorded cell that fails and that nothing repairs
  * @param order the run order when it is not top to bottom (cells' positions in it), else undefined
  * @param skipped cells no longer run (already skipped)
+ * @param label the column the error says is missing (KeyError 'SalePrice'), with the cells' text
  */
-export function neverRunOverwriter(du: NotebookDefUse, failing: number, ename: string, neverRun: ReadonlySet<number>, skipped: ReadonlySet<number>, order?: readonly number[]): Overwriter | undefined {
+export function neverRunOverwriter(du: NotebookDefUse, failing: number, ename: string, neverRun: ReadonlySet<number>, skipped: ReadonlySet<number>, order?: readonly number[], label?: string, source?: (cell: number) => string): Overwriter | undefined {
   if (neverRun.has(failing)) return undefined;
   const pos = (cell: number): number => (order ? order.indexOf(cell) : cell);
   const at = pos(failing);
@@ -45,7 +46,7 @@ export function neverRunOverwriter(du: NotebookDefUse, failing: number, ename: s
     found.set(last.cell, [...(found.get(last.cell) ?? []), name]);
   }
   const cell = [...found.keys()].sort((a, b) => pos(b) - pos(a))[0];
-  if (cell === undefined) return undefined;
+  if (cell === undefined) return label && source ? labelRemover(du, failing, ename, label, source, above.map((c) => c.cell), neverRun) : undefined;
   const names = found.get(cell)!;
   return {
     cell,
@@ -56,6 +57,32 @@ export function neverRunOverwriter(du: NotebookDefUse, failing: number, ename: s
       skipped: true,
       overwrites: { cell: failing, names },
       reason: `the author never ran this cell (no execution count, no outputs); it rebinds ${names.map((n) => `\`${n}\``).join(', ')}, which cell ${failing} (run by the author) reads, and cell ${failing} fails here with ${ename} and no fix applies; it is not run, so cell ${failing} gets the binding of the author's run`,
+    },
+  };
+}
+
+/**
+ * The column the failing cell misses was removed by a cell the author never ran (`X.drop('SalePrice',
+ * axis=1, inplace=True)`, `del df['Id']`, `df.pop('y')`), possibly through a cell feeding it that the
+ * name test above cannot see past (`corr = X.corr()` never run either, then `corr['SalePrice']`):
+ * the nearest such never-run cell above is the one to skip. The error names the column, the cell's
+ * text removes exactly it; the re-run decides.
+ */
+function labelRemover(du: NotebookDefUse, failing: number, ename: string, label: string, source: (cell: number) => string, aboveNearestFirst: number[], neverRun: ReadonlySet<number>): Overwriter | undefined {
+  const q = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const removes = new RegExp(`\\.drop\\([^)]*['"]${q}['"]|\\bdel\\s+[\\w.]+\\[\\s*['"]${q}['"]\\s*\\]|\\.pop\\(\\s*['"]${q}['"]`);
+  const cell = aboveNearestFirst.find((c) => neverRun.has(c) && removes.test(source(c)));
+  if (cell === undefined) return undefined;
+  const names = [...new Set([...(du.byCell.get(cell)?.mutates ?? [])])];
+  return {
+    cell,
+    names,
+    expected: {
+      ename,
+      neverRun: true,
+      skipped: true,
+      overwrites: { cell: failing, names },
+      reason: `the author never ran this cell (no execution count, no outputs); it removes the column '${label}', which cell ${failing} (run by the author) fails to find here (${ename}) and no fix applies; it is not run, so cell ${failing} sees the column as in the author's run`,
     },
   };
 }

@@ -51,4 +51,18 @@ describe('neverRunOverwriter', () => {
     assert.equal(neverRunOverwriter(d, 3, 'TypeError', new Set([2]), new Set(), [0, 2, 1, 3]), undefined);
     assert.equal(neverRunOverwriter(d, 3, 'TypeError', new Set([2]), new Set(), [0, 1, 2, 3])?.cell, 2);
   });
+  it('a never-run cell that removes the column the error names, reached through a never-run cell feeding the failing one', () => {
+    const cells = ["X = pd.read_csv('train.csv')", "y = X['SalePrice']\nX.drop('SalePrice', axis=1, inplace=True)", 'X.info()', 'corr = X.corr()', "corr['SalePrice'].sort_values()"];
+    const nb = makeNotebook(cells);
+    const d = analyzeNotebook(nb);
+    const text = (c: number) => cells[c]!;
+    // Every binder of corr and X is a never-run cell: the name test finds nothing; the label does.
+    assert.equal(neverRunOverwriter(d, 4, 'KeyError', new Set([0, 1, 3]), new Set()), undefined);
+    const o = neverRunOverwriter(d, 4, 'KeyError', new Set([0, 1, 3]), new Set(), undefined, 'SalePrice', text);
+    assert.equal(o?.cell, 1);
+    assert.match(o!.expected.reason, /removes the column 'SalePrice', which cell 4/);
+    // A recorded cell removing it is the author's own state; another column is not evidence.
+    assert.equal(neverRunOverwriter(d, 4, 'KeyError', new Set([0, 3]), new Set(), undefined, 'SalePrice', text), undefined);
+    assert.equal(neverRunOverwriter(d, 4, 'KeyError', new Set([0, 1, 3]), new Set(), undefined, 'Id', text), undefined);
+  });
 });
