@@ -48,17 +48,12 @@ export function neverRunOverwriter(du: NotebookDefUse, failing: number, ename: s
   const cell = [...found.keys()].sort((a, b) => pos(b) - pos(a))[0];
   if (cell === undefined) return label && source ? labelRemover(du, failing, ename, label, source, above.map((c) => c.cell), neverRun) : undefined;
   const names = found.get(cell)!;
-  return {
-    cell,
-    names,
-    expected: {
-      ename,
-      neverRun: true,
-      skipped: true,
-      overwrites: { cell: failing, names },
-      reason: `the author never ran this cell (no execution count, no outputs); it rebinds ${names.map((n) => `\`${n}\``).join(', ')}, which cell ${failing} (run by the author) reads, and cell ${failing} fails here with ${ename} and no fix applies; it is not run, so cell ${failing} gets the binding of the author's run`,
-    },
-  };
+  return skip(cell, failing, ename, names, `it rebinds ${names.map((n) => `\`${n}\``).join(', ')}, which cell ${failing} (run by the author) reads, and cell ${failing} fails here with ${ename} and no fix applies; it is not run, so cell ${failing} gets the binding of the author's run`);
+}
+
+function skip(cell: number, failing: number, ename: string, names: string[], why: string): Overwriter {
+  const reason = `the author never ran this cell (no execution count, no outputs); ${why}`;
+  return { cell, names, expected: { ename, neverRun: true, skipped: true, overwrites: { cell: failing, names }, reason } };
 }
 
 /**
@@ -73,16 +68,6 @@ function labelRemover(du: NotebookDefUse, failing: number, ename: string, label:
   const removes = new RegExp(`\\.drop\\([^)]*['"]${q}['"]|\\bdel\\s+[\\w.]+\\[\\s*['"]${q}['"]\\s*\\]|\\.pop\\(\\s*['"]${q}['"]`);
   const cell = aboveNearestFirst.find((c) => neverRun.has(c) && removes.test(source(c)));
   if (cell === undefined) return undefined;
-  const names = [...new Set([...(du.byCell.get(cell)?.mutates ?? [])])];
-  return {
-    cell,
-    names,
-    expected: {
-      ename,
-      neverRun: true,
-      skipped: true,
-      overwrites: { cell: failing, names },
-      reason: `the author never ran this cell (no execution count, no outputs); it removes the column '${label}', which cell ${failing} (run by the author) fails to find here (${ename}) and no fix applies; it is not run, so cell ${failing} sees the column as in the author's run`,
-    },
-  };
+  const names = [...new Set(du.byCell.get(cell)?.mutates ?? [])];
+  return skip(cell, failing, ename, names, `it removes the column '${label}', which cell ${failing} (run by the author) fails to find here (${ename}) and no fix applies; it is not run, so cell ${failing} sees the column as in the author's run`);
 }
