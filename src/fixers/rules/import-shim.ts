@@ -15,6 +15,8 @@ export interface ShimSpec {
   text: string;
   /** Which imports qualify (by the qualified name they bind). */
   qualifies: (b: Binding) => boolean;
+  /** Insert on the line before the import instead (a shim that replaces what the import binds). */
+  before?: boolean;
 }
 
 /** `ShimSpec.qualifies` for any import of a package or one of its modules (`sklearn`, `sklearn.svm`, ...). */
@@ -45,6 +47,7 @@ export function shimAfterImport(ctx: CellContext, spec: ShimSpec): RuleMatch | u
   const at = firstImport(ctx, spec);
   if (!at || at.cell !== ctx.cell.index) return undefined;
   const src = ctx.cell.source;
+  if (spec.before) return { node: at.stmt, edits: [insertAt(src.lastIndexOf('\n', at.stmt.startIndex - 1) + 1, `${spec.text}\n`)] };
   const nl = src.indexOf('\n', at.stmt.endIndex);
   return { node: at.stmt, edits: [insertAt(nl < 0 ? src.length : nl, `\n${spec.text}`)] };
 }

@@ -4,6 +4,8 @@ import { dictFlowsInto, paramEntriesFor } from './param-dicts.js';
 import { cellCache, type CellContext, type NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule, moveModules, moveImportedNames } from './helpers.js';
+import { normalizedClasses, normalizeShim, normalizeShimSpec } from './sklearn-normalize-shim.js';
+import { shimAfterImport } from './import-shim.js';
 import { addArgument, callArgs, isPure, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf, type Args } from './tree.js';
 
 const WN = (v: string, anchor = '') => `https://scikit-learn.org/stable/whats_new/v${v}.html${anchor}`;
@@ -770,17 +772,24 @@ const plotFunctions = rule({
 
 const LINEAR_NORMALIZE = ['LinearRegression', 'Ridge', 'RidgeCV', 'RidgeClassifier', 'RidgeClassifierCV', 'Lasso', 'LassoCV', 'ElasticNet', 'ElasticNetCV', 'Lars', 'LarsCV', 'LassoLars', 'LassoLarsCV', 'LassoLarsIC', 'OrthogonalMatchingPursuit', 'BayesianRidge', 'ARDRegression', 'MultiTaskLasso', 'MultiTaskElasticNet'];
 
+const NORMALIZE_RIDGE = [
+  'from sklearn.linear_model import Ridge',
+  'from sklearn.base import clone',
+  'm = Ridge(alpha=1.0, normalize=True).fit([[0], [1], [2]], [1, 3, 5])',
+  'print(m, round(m.coef_[0], 3), round(m.intercept_, 3), round(m.predict([[3]])[0], 3), clone(m))',
+].join('\n');
+
 const normalizeParam = rule({
   id: 'sklearn-normalize-parameter',
-  triggers: ['normalize'],
+  triggers: ['normalize', 'sklearn'],
   library: 'scikit-learn',
   title: 'normalize= in linear models',
   old: 'Lasso(alpha=0.1, normalize=True)',
-  new: "make_pipeline(StandardScaler(with_mean=False), Lasso(alpha=0.1 * ...)) (not numerically identical)",
+  new: '# the call stays; a shim before the first sklearn import gives Lasso its normalize= back',
   removedIn: '1.2',
   errors: [unexpectedKw('normalize')],
   link: WN('1.2', '#sklearn-linear-model'),
-  message: "normalize= was removed from linear models in scikit-learn 1.2: normalize=False is the default and is dropped, as is normalize=True in LinearRegression (least squares is scale-equivariant: same coef_ and predictions) or with fit_intercept=False (where it was ignored); in penalised models normalize=True has no exact replacement (scale the features with StandardScaler in a pipeline; regularised models need alpha adjusted)",
+  message: "normalize= was removed from linear models in scikit-learn 1.2: normalize=False is the default and is dropped, as is normalize=True in LinearRegression (least squares is scale-equivariant: same coef_ and predictions) or with fit_intercept=False (where it was ignored); in penalised models the call stays as written and a shim before the first scikit-learn import gives the class its parameter back, scaling X as the old fit did (centre, divide each column by its L2 norm, scale coef_ back)",
   fixtures: [
     {
       before: 'from sklearn.linear_model import LinearRegression\nm = LinearRegression(normalize=False).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.coef_[0], 3))',
@@ -801,26 +810,36 @@ const normalizeParam = rule({
       beforeError: 'TypeError',
     },
     {
-      before: 'from sklearn.linear_model import Lasso\nm = Lasso(alpha=0.1, normalize=True).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 3))',
-      manual: 'from sklearn.linear_model import Lasso\nfrom sklearn.pipeline import make_pipeline\nfrom sklearn.preprocessing import StandardScaler\nm = make_pipeline(StandardScaler(), Lasso(alpha=0.1)).fit([[0], [1], [2]], [1, 3, 5])\nprint(round(m.predict([[3]])[0], 1))',
-      expect: '6.8',
+      // By hand: x centred [-1, 0, 1], its L2 norm sqrt(2); on the scaled column the ridge slope is
+      // 2*sqrt(2) / (1 + alpha) = sqrt(2), so coef_ 1.0 and intercept_ 3 - 1 = 2.0 (2*sqrt(2)/3 = 0.943 and 1.33 unscaled).
+      before: NORMALIZE_RIDGE,
+      after: `${normalizeShim(['Ridge'])}\n${NORMALIZE_RIDGE}`,
+      expect: 'Ridge(normalize=True) 1.0 2.0 5.0 Ridge(normalize=True)',
       beforeError: 'TypeError',
     },
   ],
   *find(ctx) {
-    for (const { call, name, args } of sklearnCalls(ctx, LINEAR_NORMALIZE)) {
-      const kw = args.keywords.get('normalize');
+    for (const { name, args, kw, noIntercept } of normalizeCalls(ctx)) {
       if (!kw) continue;
       // normalize=False is the default. Ordinary least squares is scale-equivariant: the old fit centred and
       // scaled X, solved, and rescaled coef_ back, so predictions, coef_ and intercept_ are those of the plain fit.
       // Any model ignored normalize when fit_intercept=False.
-      const noIntercept = kwValue(args.keywords.get('fit_intercept'))?.type === 'false';
-      if (kwValue(kw)?.type === 'false' || name === 'LinearRegression' || noIntercept) {
-        yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
-      } else yield { node: call };
+      if (kwValue(kw)?.type === 'false' || name === 'LinearRegression' || noIntercept) yield { node: kw, edits: [removeArgument(args, kw, ctx.source)] };
+    }
+    // Penalised models keep the call as written: a shim before the first sklearn import gives the class its parameter back.
+    const classes = normalizedClasses(ctx, (c) => [...normalizeCalls(c)].filter((x) => x.name !== 'LinearRegression').map((x) => ({ name: x.name, kw: kwValue(x.kw) ?? undefined, noIntercept: x.noIntercept })));
+    if (classes.length) {
+      const m = shimAfterImport(ctx, normalizeShimSpec(classes));
+      if (m) yield { ...m, message: `normalize= was removed in scikit-learn 1.2; ${classes.join(', ')} get${classes.length > 1 ? '' : 's'} it back from a shim that scales X as the old fit did (centre, divide by each column's L2 norm, coef_ scaled back)` };
     }
   },
 });
+
+function* normalizeCalls(ctx: CellContext): Generator<{ name: string; args: Args; kw: SyntaxNode | undefined; noIntercept: boolean }> {
+  for (const { name, args } of sklearnCalls(ctx, LINEAR_NORMALIZE)) {
+    yield { name, args, kw: args.keywords.get('normalize'), noIntercept: kwValue(args.keywords.get('fit_intercept'))?.type === 'false' };
+  }
+}
 
 const REGRESSORS_WITH_CRITERION = ['DecisionTreeRegressor', 'RandomForestRegressor', 'ExtraTreesRegressor', 'ExtraTreeRegressor', 'GradientBoostingRegressor', 'GradientBoostingClassifier'];
 
