@@ -8,7 +8,8 @@
  * The repair restores the old rule rather than guessing per call: one shim after the notebook's
  * first plotting import gives every `pie` without an explicit `normalize` the value the old release
  * acted on, `sum(x) > 1` (pyplot, pandas and seaborn all reach `Axes.pie`). Recognised from the
- * runtime error, whose traceback passes through `Axes.pie`.
+ * runtime error, whose traceback passes through `Axes.pie` (or through the figure's drawing for
+ * display, when the failing cell calls `pie`).
  */
 import type { Rule } from './types.js';
 import { err, rule } from './helpers.js';
@@ -47,7 +48,8 @@ const FIXTURE = [
 
 export const mplPieNormalize: Rule = rule({
   id: 'mpl-pie-normalize-above-one',
-  triggers: ['pie'],
+  // The shim goes into the cell of the first plotting import: the rule must run there.
+  triggers: ['matplotlib', 'seaborn', 'pandas'],
   library: 'matplotlib',
   title: 'pie sizes normalized only when their sum exceeds 1 (until 3.3)',
   old: 'plt.pie(counts)  # counts all zero, or fractions summing below 1',
@@ -75,7 +77,9 @@ export const mplPieNormalize: Rule = rule({
   }],
   *find(ctx) {
     const rt = ctx.nb.info.runtime;
-    if (!rt || !rt.traceback.some((l) => IN_PIE.test(l))) return;
+    // The error surfaces in Axes.pie, or when the figure is drawn for display (then the failing cell calls pie).
+    const failing = rt && ctx.nb.cells.find((c) => c.index === rt.failingCell);
+    if (!rt || !(rt.traceback.some((l) => IN_PIE.test(l)) || /\bpie\s*\(/.test(failing?.source ?? ''))) return;
     const m = shimAfterImport(ctx, SHIM);
     if (m) yield m;
   },

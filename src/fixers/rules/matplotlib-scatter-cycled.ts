@@ -8,8 +8,8 @@
  *
  * The repair restores the cycling where the old release cycled: one shim after the notebook's first
  * matplotlib / seaborn / pandas import wraps `Axes.scatter` (pyplot, pandas and seaborn all reach
- * it) and cycles a colour-spec list (names, or rows of RGB(A)) and a size array to the number of
- * points. Numbers meant for a colour map are left alone: a wrong count of those failed then too
+ * it) and cycles a colour-spec list (names, or rows of RGB(A); as `c`, `color` or `facecolor(s)`)
+ * and a size array to the number of points. Numbers meant for a colour map are left alone: a wrong count of those failed then too
  * ("Invalid RGBA argument"), so nothing is invented for them. Calls with `data=` are untouched.
  */
 import type { Rule } from './types.js';
@@ -26,10 +26,14 @@ export const SCATTER_CYCLED_SHIM = [
   'def _mpl_scatter_cycled_(self, x, y, s=None, c=None, *args, **kw):',
   '    import numpy as np',
   "    n = np.size(x) if kw.get('data') is None and np.size(x) == np.size(y) else 0",
-  '    if n and c is not None and not isinstance(c, str) and np.ndim(c) >= 1 and len(c) not in (0, 1, n):',
-  '        try: mapped = np.ndim(c) == 1 and np.asarray(c, dtype=float) is not None',
+  '    def cycled(v):',
+  '        if not n or v is None or isinstance(v, str) or np.ndim(v) < 1 or len(v) in (0, 1, n): return v',
+  '        try: mapped = np.ndim(v) == 1 and np.asarray(v, dtype=float) is not None',
   '        except (TypeError, ValueError): mapped = False',
-  '        if not mapped: cl = list(np.asarray(c, dtype=object) if np.ndim(c) == 2 else c); c = [cl[i % len(cl)] for i in range(n)]',
+  '        if mapped: return v',
+  '        vl = list(np.asarray(v, dtype=object) if np.ndim(v) == 2 else v); return [vl[i % len(vl)] for i in range(n)]',
+  // color= (pandas' scatter_matrix passes it) and facecolor(s)= are checked as c is.
+  "    c = cycled(c); kw.update({k: cycled(kw[k]) for k in ('color', 'facecolor', 'facecolors') if k in kw})",
   '    if n and s is not None and np.ndim(s) >= 1 and np.size(s) not in (1, n):',
   '        sl = np.ravel(np.asarray(s, dtype=float)); s = sl[np.arange(n) % sl.size]',
   '    return self._mpl_scatter_today_(x, y, s, c, *args, **kw)',
@@ -51,7 +55,8 @@ const FIXTURE = [
 
 export const mplScatterCycled: Rule = rule({
   id: 'mpl-scatter-cycled-colours',
-  triggers: ['scatter'],
+  // The shim goes into the cell of the first plotting import: the rule must run there.
+  triggers: ['matplotlib', 'seaborn', 'pandas'],
   library: 'matplotlib',
   title: 'scatter colour list or sizes of another length than the points (cycled until 3.1)',
   old: "plt.scatter(df.Age, df.Fare, c=colors)  # colors built before rows were dropped",
