@@ -1863,6 +1863,12 @@ const valueCountsNames = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'c': ['a', 'b', 'a']})\nvc = df['c'].value_counts().rename_axis(None).rename('c')\nt = vc.reset_index()\nprint(t['index'].tolist())",
     expect: "['a', 'b']",
     beforeError: 'KeyError',
+  }, {
+    // A grouped column's counts: the index was and is (group keys, column); only the name changed.
+    before: "import pandas as pd\ndf = pd.DataFrame({'g': ['x', 'x', 'y'], 'c': [1, 1, 2]})\nt = pd.DataFrame(df.groupby('g')['c'].value_counts())\nprint(t['c'].tolist(), list(t.index.names))",
+    after: "import pandas as pd\ndf = pd.DataFrame({'g': ['x', 'x', 'y'], 'c': [1, 1, 2]})\nt = pd.DataFrame(df.groupby('g')['c'].value_counts().rename('c'))\nprint(t['c'].tolist(), list(t.index.names))",
+    expect: "[2, 1] ['g', 'c']",
+    beforeError: 'KeyError',
   }],
   *find(ctx) {
     for (const { call, recv } of ctx.methodCalls(['value_counts'])) {
@@ -1889,10 +1895,18 @@ const valueCountsNames = rule({
         if (left?.type === 'identifier') reaches = namesShowLater(ctx, left.text, call);
       }
       if (!reaches) continue;
-      yield { node: call, edits: [{ start: call.endIndex, end: call.endIndex, text: `.rename_axis(None).rename('${name}')` }] };
+      // SeriesGroupBy.value_counts: its index was always (group keys, column), a MultiIndex; only the name changed.
+      const grouped = recv.type === 'subscript' && calledMethod(recv.childForFieldName('value')) === 'groupby';
+      yield { node: call, edits: [{ start: call.endIndex, end: call.endIndex, text: grouped ? `.rename('${name}')` : `.rename_axis(None).rename('${name}')` }] };
     }
   },
 });
+
+/** The method a call node calls (`x.groupby(...)` -> 'groupby'). */
+function calledMethod(n: SyntaxNode | null | undefined): string | undefined {
+  const fn = n?.type === 'call' ? n.childForFieldName('function') : undefined;
+  return fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : undefined;
+}
 
 /** `pd.DataFrame(<node>)` with the node as the first positional argument. */
 function framedByDataFrame(ctx: CellContext, node: SyntaxNode): boolean {
