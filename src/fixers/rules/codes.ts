@@ -571,6 +571,8 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'env-colab-only': 'ENV005',
   'env-missingno-substitute': 'ENV006',
   'env-ipython-display-all': 'ENV007',
+  'py-nbsp-in-code': 'ENV008',
+  'py-dangling-from-import': 'ENV009',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',
