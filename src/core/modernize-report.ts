@@ -49,7 +49,7 @@ export const Comparison = z.object({
   relDiff: z.number().nullable(),
   ok: z.boolean(),
   context: z.string().optional(),
-  unjudged: z.enum(['nondeterministic', 'tie', 'stale', 'unreachable']).optional().describe('not judged: nondeterministic = the value differs between two clean runs of the same code (unseeded randomness, timings, ordering), or the code draws it from unseeded randomness and no repair addressed its drift; tie = a label picked among equal quantities (describe() top of equal frequency, a search\'s best parameters), the quantity being judged instead; stale = a stored result the cell\'s current source cannot produce (an earlier version of the cell printed it); unreachable = the cell fails because the author\'s own recorded error upstream left a name unbound'),
+  unjudged: z.enum(['nondeterministic', 'tie', 'stale', 'unreachable', 'library-docs']).optional().describe('not judged: nondeterministic = the value differs between two clean runs of the same code (unseeded randomness, timings, ordering), or the code draws it from unseeded randomness and no repair addressed its drift; tie = a label picked among equal quantities (describe() top of equal frequency, a search\'s best parameters), the quantity being judged instead; stale = a stored result the cell\'s current source cannot produce (an earlier version of the cell printed it); unreachable = the cell fails because the author\'s own recorded error upstream left a name unbound; library-docs = the cell only shows a library\'s own documentation (help(), ?), which describes the library\'s version, not a result'),
 });
 
 export const ModernizeReport = z.object({

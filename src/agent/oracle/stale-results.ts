@@ -22,6 +22,17 @@ export function hasStatements(source: string): boolean {
   return source.trim() !== '' && lastTopLevelStatement(source) !== undefined;
 }
 
+/**
+ * The cell only asks for documentation: every non-comment line is `help(...)`, `X?` / `X??`, `?X`,
+ * `print(X.__doc__)` or `inspect.signature(...)`. What it shows is the installed library's
+ * docstring and defaults (xgboost 0.x's `__init__(self, max_depth=3, ...)` then), never a result.
+ */
+export function showsLibraryDocs(source: string): boolean {
+  const lines = source.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const doc = /^(?:help\(.*\)|\?{1,2}[\w.]+|[\w.()]+\?{1,2}|print\(\s*[\w.]+\.__doc__\s*\)|[\w.]+\.__doc__|(?:inspect\.)?signature\(.*\))\s*;?$/;
+  return lines.length > 0 && lines.every((l) => doc.test(l));
+}
+
 /** True when the cell's last statement cannot give IPython a value to show as its result. */
 export function cannotHaveResult(source: string): boolean {
   const last = lastTopLevelStatement(source);

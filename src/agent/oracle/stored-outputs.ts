@@ -8,7 +8,7 @@ import { sourceText, type CodeCell, type Notebook } from '../../core/notebook.js
 import { cellNumbers } from './numbers.js';
 import { outOfOrderCells } from './order.js';
 import { withoutStaleResult } from './extract.js';
-import { hasStatements } from './stale-results.js';
+import { hasStatements, showsLibraryDocs } from './stale-results.js';
 import { compareCell } from './compare.js';
 import { DEFAULT_TOLERANCE, type CellReport, type CellVerdict, type Comparison, type OracleVerdict } from './types.js';
 
@@ -58,6 +58,11 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     if (r.report.verdict !== 'not-compared' && !hasStatements(sourceText(c.source))) {
       r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: sourceText(c.source).trim() ? 'the cell holds only comments now: its stored outputs are stale' : 'the cell has no source: its stored outputs are stale' };
       r.comparisons = [];
+    }
+    // help(X) / X? show the library's own documentation: its defaults are the installed version's, not a result.
+    if (r.report.verdict !== 'not-compared' && showsLibraryDocs(sourceText(c.source))) {
+      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: "the cell shows a library's own documentation (help(), ?): it describes the library's version, not a result" };
+      r.comparisons = r.comparisons.map((x) => ({ ...x, ok: true, unjudged: 'library-docs' as const }));
     }
     const ooo = late.get(i);
     if (ooo && r.report.verdict !== 'not-compared') {

@@ -81,3 +81,25 @@ test('a stored frame stating more rows than the cell now shows (the .head(10) wa
   // The same stored frame under a cell that can show all of it is judged.
   assert.equal(storedOutputsOracle(makeNotebook([{ code: 'df', outputs: [result(full)] }]), current).matches, false);
 });
+
+test("a cell that only shows a library's documentation (help, ?) is listed, not judged; a result beside it is judged", async () => {
+  const { storedOutputsOracle } = await import('../../../src/agent/oracle/index.js');
+  const { makeNotebook } = await import('../context/fixtures.js');
+  const { showsLibraryDocs } = await import('../../../src/agent/oracle/stale-results.js');
+  for (const src of ['help(XGBClassifier.__init__)', 'XGBClassifier?', '?pd.read_csv\n# docs', 'print(RandomForestClassifier.__doc__)', 'inspect.signature(f)']) assert.equal(showsLibraryDocs(src), true, src);
+  for (const src of ['help(x)\nprint(1)', 'df.describe()', '', 'm = XGBClassifier()']) assert.equal(showsLibraryDocs(src), false, src);
+  const stream = (text: string) => ({ output_type: 'stream', name: 'stdout', text });
+  const original = makeNotebook([
+    { code: 'help(XGBClassifier.__init__)', outputs: [stream('__init__(self, max_depth=3, learning_rate=0.1, n_estimators=100)\n')] },
+    { code: 'print(acc)', outputs: [stream('0.81\n')] },
+  ]);
+  const current = makeNotebook([
+    { code: 'x', outputs: [stream('__init__(self, max_depth=None, learning_rate=None, n_estimators=None)\n')] },
+    { code: 'x', outputs: [stream('0.81\n')] },
+  ]);
+  const v = storedOutputsOracle(original, current);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.deepEqual(v.comparisons.filter((c) => c.unjudged === 'library-docs').map((c) => c.original), [3, 0.1, 100]);
+  const drifted = makeNotebook([{ code: 'x', outputs: [stream('__init__(self, max_depth=3, learning_rate=0.1, n_estimators=100)\n')] }, { code: 'x', outputs: [stream('0.5\n')] }]);
+  assert.equal(storedOutputsOracle(original, drifted).matches, false);
+});
