@@ -84,7 +84,8 @@ export const envMissingnoSubstitute: Rule = rule({
     if (!rt || !NO_MISSINGNO.test(rt.evalue)) return;
     const names = plotOnlyNames(ctx);
     if (!names) return;
-    const plt = ctx.nb.bindings.get('plt')?.some((b) => b.qname === 'matplotlib.pyplot') ?? false;
+    // plt bound by this cell or one above it (a notebook importing pyplot only further down gets the bar).
+    const plt = ctx.nb.bindings.get('plt')?.some((b) => b.qname === 'matplotlib.pyplot' && b.cell <= ctx.index) ?? false;
     const edits: TextEdit[] = [];
     for (const stmt of ctx.nodes('import_statement')) {
       const items = stmt.childrenForFieldName('name').filter((n): n is SyntaxNode => !!n);

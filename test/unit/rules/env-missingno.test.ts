@@ -35,4 +35,10 @@ describe('env-missingno-substitute', () => {
     const p = patches.find((x) => x.source.kind === 'rule' && x.source.ruleIds.includes('env-missingno-substitute'))!;
     assert.equal(sourceText((p.edits[1] as { newSource: string }).newSource), 'train.sample(100).notnull().sum().plot.bar()');
   });
+  it('draws the bar, not imshow, where pyplot is imported only in a later cell', async () => {
+    const patches = await repair(['import pandas as pd\nimport missingno as msno', 'msno.matrix(df)', 'import matplotlib.pyplot as plt']);
+    const p = patches.find((x) => x.source.kind === 'rule' && x.source.ruleIds.includes('env-missingno-substitute'));
+    assert.ok(p);
+    assert.equal(new Map(p.edits.map((e) => [e.cell, e.op === 'replace' ? e.newSource : ''])).get(1), 'df.notnull().sum().plot.bar()');
+  });
 });
