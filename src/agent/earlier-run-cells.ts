@@ -14,6 +14,7 @@
  */
 import { sourceText, type Notebook } from '../core/notebook.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
+import { escapeRe } from '../fixers/rules/helpers.js';
 import { storedCounts, type OrderRepair } from './execution-order.js';
 import { upstreamReads } from './later-run-cells.js';
 
@@ -68,6 +69,6 @@ export function earlierRunOrder(original: Notebook, work: Notebook, failingCell:
 
 /** The cell writes the label: a quoted key in an assignment target or a rename (`df['x'] =`, `rename(columns={'a': 'x'})`). */
 function labelWritten(source: string, label: string): boolean {
-  const q = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const q = escapeRe(label);
   return new RegExp(`\\[\\s*['"]${q}['"]\\s*\\]\\s*=[^=]|['"]${q}['"]\\s*\\]\\s*=[^=]|:\\s*['"]${q}['"]|\\.${q}\\s*=[^=]|\\bassign\\([^)]*\\b${q}\\s*=`).test(source);
 }

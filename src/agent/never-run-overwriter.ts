@@ -16,6 +16,7 @@
  */
 import type { ExpectedError } from '../core/run-result.js';
 import type { NotebookDefUse } from '../fixers/python/defuse.js';
+import { escapeRe } from '../fixers/rules/helpers.js';
 
 export interface Overwriter { cell: number; names: string[]; expected: ExpectedError }
 
@@ -64,7 +65,7 @@ function skip(cell: number, failing: number, ename: string, names: string[], why
  * text removes exactly it; the re-run decides.
  */
 function labelRemover(du: NotebookDefUse, failing: number, ename: string, label: string, source: (cell: number) => string, aboveNearestFirst: number[], neverRun: ReadonlySet<number>): Overwriter | undefined {
-  const q = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const q = escapeRe(label);
   const removes = new RegExp(`\\.drop\\([^)]*['"]${q}['"]|\\bdel\\s+[\\w.]+\\[\\s*['"]${q}['"]\\s*\\]|\\.pop\\(\\s*['"]${q}['"]`);
   const cell = aboveNearestFirst.find((c) => neverRun.has(c) && removes.test(source(c)));
   if (cell === undefined) return undefined;

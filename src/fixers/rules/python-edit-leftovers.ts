@@ -9,14 +9,16 @@
  * - A `from module import` with no names after it (the author was typing an import, then moved it):
  *   it imports nothing, so the line goes.
  */
+import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
 
 const LEFTOVER_LINK = 'https://docs.python.org/3/reference/lexical_analysis.html#whitespace-between-tokens';
 
-/** Offsets covered by string and comment nodes (where a no-break space is the author's text). */
-function textRanges(nodes: Iterable<{ startIndex: number; endIndex: number }>): Array<[number, number]> {
-  return [...nodes].map((n) => [n.startIndex, n.endIndex]);
+/** Whether an offset of the cell lies in a string or a comment (the author's text, left as written). */
+function inText(ctx: CellContext): (offset: number) => boolean {
+  const ranges = [...ctx.nodes('string'), ...ctx.nodes('comment')].map((n) => [n.startIndex, n.endIndex] as const);
+  return (offset) => ranges.some(([a, b]) => offset >= a && offset < b);
 }
 
 const nbsp = rule({
@@ -37,10 +39,10 @@ const nbsp = rule({
   }],
   *find(ctx): Generator<RuleMatch> {
     const src = ctx.cell.source;
-    const keep = textRanges([...ctx.nodes('string'), ...ctx.nodes('comment')]);
+    const text = inText(ctx);
     const edits: TextEdit[] = [];
     for (let i = src.indexOf('\u00a0'); i >= 0; i = src.indexOf('\u00a0', i + 1)) {
-      if (!keep.some(([a, b]) => i >= a && i < b)) edits.push({ start: i, end: i + 1, text: ' ' });
+      if (!text(i)) edits.push({ start: i, end: i + 1, text: ' ' });
     }
     if (edits.length) yield { node: ctx.root, edits };
   },
@@ -66,10 +68,10 @@ const danglingImport = rule({
   }],
   *find(ctx): Generator<RuleMatch> {
     const src = ctx.cell.source;
-    const keep = textRanges([...ctx.nodes('string'), ...ctx.nodes('comment')]);
+    const text = inText(ctx);
     const edits: TextEdit[] = [];
     for (const m of src.matchAll(DANGLING)) {
-      if (keep.some(([a, b]) => m.index >= a && m.index < b)) continue;
+      if (text(m.index)) continue;
       const end = m.index + m[0].length;
       edits.push({ start: m.index, end: src[end] === '\n' ? end + 1 : end, text: '' });
     }
