@@ -20,9 +20,11 @@ import { upstreamReads } from './later-run-cells.js';
 
 /** The label an error says is missing (a column), when it names one. */
 export function missingLabel(evalue: string): string | undefined {
+  // KeyError's message comes quoted as a whole when it is a sentence (`"['x'] not in index"`).
+  const bare = evalue.trim().replace(/^"(.*)"$/s, '$1');
   const m = /^'([^']+)'$/.exec(evalue.trim()) // KeyError
     ?? /Could not interpret (?:value|input) [`']([^`']+)[`']/.exec(evalue) // seaborn 0.12+ / before
-    ?? /^\['([^']+)'\] not in index/.exec(evalue)
+    ?? /^\['([^']+)'\] not in index/.exec(bare)
     ?? /None of \[Index\(\['([^']+)'\]/.exec(evalue)
     ?? /object has no attribute '([^']+)'/.exec(evalue);
   return m?.[1];

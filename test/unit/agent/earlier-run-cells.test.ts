@@ -39,6 +39,7 @@ describe('earlierRunOrder', () => {
     assert.equal(missingLabel("'dayofweek'"), 'dayofweek');
     assert.equal(missingLabel("Could not interpret input 'hour'"), 'hour');
     assert.equal(missingLabel("['Title'] not in index"), 'Title');
+    assert.equal(missingLabel(`"['Title'] not in index"`), 'Title');
     assert.equal(missingLabel("'DataFrame' object has no attribute 'Title'"), 'Title');
     assert.equal(missingLabel('could not convert string to float'), undefined);
   });
