@@ -23,11 +23,9 @@ import { parseArgs } from 'node:util';
 import { readNotebookFile, serializeNotebook, notebookKernel } from '../src/core/notebook.js';
 import { upgradeToV45 } from '../src/core/notebook-schema.js';
 import { packageRoot } from '../src/core/paths.js';
-import { findBuiltEnvironment } from '../src/executor/environment/build.js';
-import { requireHostTool } from '../src/executor/environment/host-tools.js';
 import { bwrapArgs } from '../src/executor/sandbox-bwrap.js';
 import { makeWorkspace } from '../src/executor/server-process.js';
-import { cacheDirFromEnv } from '../src/cli/cache-dir.js';
+import { builtEnvironmentOrExit } from './built-environment.js';
 import type { AuditSummary } from '../src/agent/report/summary-schema.js';
 import { corpusNotebooks, median, type CorpusNotebook } from './corpus.js';
 
@@ -44,13 +42,7 @@ const { values } = parseArgs({
     keep: { type: 'string' },
   },
 });
-const cacheDir = cacheDirFromEnv(process.env);
-const env = findBuiltEnvironment('debian13', cacheDir);
-if (!env) {
-  console.error('build the environment first: nbmodernize env build');
-  process.exit(2);
-}
-const bwrap = requireHostTool('bwrap', 'bubblewrap');
+const { env, bwrap } = builtEnvironmentOrExit();
 const work = values.keep ? path.resolve(values.keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-audit-bench-'));
 fs.mkdirSync(work, { recursive: true });
 

@@ -11,13 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readNotebookFile, serializeNotebook, type Notebook } from '../src/core/notebook.js';
-import { findBuiltEnvironment } from '../src/executor/environment/build.js';
-import { requireHostTool } from '../src/executor/environment/host-tools.js';
 import { runNotebook } from '../src/executor/run-notebook.js';
 import { bwrapArgs } from '../src/executor/sandbox-bwrap.js';
 import { makeWorkspace } from '../src/executor/server-process.js';
 import type { SandboxRequest } from '../src/executor/types.js';
 import { cacheDirFromEnv } from '../src/cli/cache-dir.js';
+import { builtEnvironmentOrExit } from './built-environment.js';
 import { corpusNotebooks, median, type CorpusNotebook } from './corpus.js';
 
 const { values } = parseArgs({
@@ -29,13 +28,8 @@ const { values } = parseArgs({
   },
 });
 const repeat = Number(values.repeat);
+const { env, bwrap } = builtEnvironmentOrExit();
 const cacheDir = cacheDirFromEnv(process.env);
-const env = findBuiltEnvironment('debian13', cacheDir);
-if (!env) {
-  console.error('build the environment first: nbmodernize env build');
-  process.exit(2);
-}
-const bwrap = requireHostTool('bwrap', 'bubblewrap');
 
 interface Candidate { label: string; nb: Notebook; source: CorpusNotebook }
 

@@ -11,6 +11,7 @@ import { sourceText, type Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
 import { unboundName } from './unbound-name.js';
 import { neverRunOverwriter } from './never-run-overwriter.js';
+import { absentPictureExcuse } from './absent-picture.js';
 import { missingLabel } from './earlier-run-cells.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { budgetStop, type Budgets } from './budgets.js';
@@ -173,10 +174,15 @@ export function stuckMove(input: {
   /** Never-run cells already skipped as overwriters. */
   skipped: ReadonlySet<number>;
   runOrder?: readonly number[];
+  /** The environment can skip a cell (Environment.excuse); without it nothing is skipped. */
+  canSkip?: boolean;
 }): StuckMove {
   const { diagnosis: d, stop, neverRun } = input;
   const unfinished = input.unfinished && excuseUnfinished(d, stop, input.unfinished);
   if (unfinished) return { kind: 'excuse', cell: d.cell, expected: unfinished };
+  // A cell that only shows a picture file the author's repository held (absent-picture.ts).
+  const picture = input.canSkip && d.error && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable') ? absentPictureExcuse(input.notebook, d.cell, d.error) : undefined;
+  if (picture) return { kind: 'excuse', cell: d.cell, expected: picture };
   if (!neverRun) return { kind: 'stop', stop };
   const excused = excuseNeverRun(d, stop, neverRun);
   if (excused) return { kind: 'excuse', cell: d.cell, expected: excused };

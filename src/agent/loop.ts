@@ -148,7 +148,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       }
       if (!patch) {
         // Skip a never-run cell (the failing one, or one above that rebinds what it reads), or stop.
-        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder });
+        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder, canSkip: !!env.excuse });
         if (next.kind === 'stop') return done(next.stop);
         if (next.expected.overwrites) overwritersSkipped.add(next.cell);
         state = await excuse(next.cell, next.expected);

@@ -165,6 +165,12 @@ const UPSTREAM_PINS: Array<{ ename: string | RegExp; pattern: RegExp; ruleId: st
   // cannot take; with uint8 dummies the array was float64.
   { ename: 'TypeError', pattern: /ufunc '(isfinite|isnan|isinf)' not supported for the input types/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0) made the frame an object array" },
   { ename: 'ValueError', pattern: /Pandas data cast to numpy dtype of object/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0) made the frame an object array" },
+  // What numpy 2.2 raises on such an object array (measured in the fixed kernel): np.cov/np.corrcoef
+  // call .shape on a Python float; np.log/sqrt/exp/rint look for a method of that name on each element;
+  // linalg casts refuse dtype('O').
+  { ename: 'AttributeError', pattern: /^'(float|bool|int)' object has no attribute 'shape'$/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0) made the frame an object array" },
+  { ename: 'TypeError', pattern: /loop of ufunc does not support argument \d+ of type (float|bool|int) which has no callable \w+ method/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0) made the frame an object array" },
+  { ename: /^(UFuncTypeError|TypeError)$/, pattern: /Cannot cast ufunc '\w+' input from dtype\('O'\)/, ruleId: 'pandas-pin-get-dummies-uint8', why: "get_dummies' bool columns (uint8 before pandas 2.0) made the frame an object array" },
   // scikit-learn 0.22: LogisticRegression's default solver became lbfgs, which refuses penalty='l1'
   // (and dual=True) that liblinear, the old default, accepted.
   { ename: 'ValueError', pattern: /Solver lbfgs supports only '?l2'? or ('?none'?|None) penalties|Solver lbfgs supports only dual=False/, ruleId: 'sklearn-pin-logistic-solver', why: "LogisticRegression's default solver (liblinear before scikit-learn 0.22)" },

@@ -54,7 +54,11 @@ describe('repairCandidates (runtime evidence)', () => {
     const div = await repairCandidates({ notebook: nb, cell: 2, error: { ename: 'NotImplementedError', evalue: "operator 'truediv' not implemented for bool dtypes", traceback: [] }, dataFiles: [] });
     assert.ok(div.some((c) => c.label.startsWith('pandas-pin-get-dummies-uint8')), JSON.stringify(div.map((c) => c.label)));
     // Bool dummies next to floats make an object array: statsmodels' refusal and numpy's isfinite say so.
-    for (const e of [{ ename: 'ValueError', evalue: 'Pandas data cast to numpy dtype of object. Check input data with np.asarray(data).' }, { ename: 'TypeError', evalue: "ufunc 'isfinite' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''" }]) {
+    for (const e of [{ ename: 'ValueError', evalue: 'Pandas data cast to numpy dtype of object. Check input data with np.asarray(data).' }, { ename: 'TypeError', evalue: "ufunc 'isfinite' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''" },
+      // numpy 2.2 on that object array: np.corrcoef / np.cov, np.log and friends, linalg.
+      { ename: 'AttributeError', evalue: "'float' object has no attribute 'shape'" },
+      { ename: 'TypeError', evalue: 'loop of ufunc does not support argument 0 of type float which has no callable log method' },
+      { ename: 'UFuncTypeError', evalue: "Cannot cast ufunc 'inv' input from dtype('O') to dtype('float64') with casting rule 'same_kind'" }]) {
       const c = await repairCandidates({ notebook: nb, cell: 2, error: { ...e, traceback: [] }, dataFiles: [] });
       assert.ok(c.some((x) => x.label.startsWith('pandas-pin-get-dummies-uint8')), JSON.stringify(c.map((x) => x.label)));
     }
