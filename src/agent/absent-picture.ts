@@ -77,6 +77,7 @@ export function absentPictureExcuse(nb: Notebook, cell: number, error: { ename: 
   return {
     ename: error.ename,
     skipped: true,
+    picture,
     reason: `the cell only shows a picture file of the author's repository (${picture}), which is not here; its output is a picture, not a result, so it is not run`,
   };
 }

@@ -65,6 +65,7 @@ export const CellRecord = z.object({
     skipped: z.boolean().optional().describe('not run at all: a cell the author never ran that fails or exceeds the time or memory limit here (decisions.excuseNeverRun, skipNeverRun), or that rebinds what a failing recorded cell reads (never-run-overwriter)'),
     overwrites: z.object({ cell: z.number().int(), names: z.array(z.string()) }).optional()
       .describe('skipped because it rebinds these names, which this recorded cell reads and fails on here; `ename` is that cell\'s exception'),
+    picture: z.string().optional().describe("skipped because the cell only shows this picture file of the author's repository, absent here (agent/absent-picture.ts)"),
     line: z.string().optional().describe("the failing line of the author's traceback: the same statement failing here is the author's error, whatever exception today's library raises for it"),
   }).optional()
     .describe("the cell raised (or, interrupted by its author, was not run) as in the notebook's stored outputs: part of the record, not a failure"),

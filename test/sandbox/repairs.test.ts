@@ -254,6 +254,16 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it("a cell that only shows a picture file of the author's repository, absent here: skipped and named; the cells after it still run and are judged", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook(['x = 20', "from IPython.display import Image\nImage(filename='leaderboard.png')", 'print("after", x + 1)']), { 2: 'after 21\n' }), [1, 2, 3]);
+    (nb.cells[1] as any).outputs = [{ output_type: 'execute_result', execution_count: 2, data: { 'text/plain': '<IPython.core.display.Image object>', 'image/png': 'iVBORw0KGgo=' }, metadata: {} }];
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /cells that only show a picture file of the author's repository, absent here: cell 1 \(leaderboard\.png\)/);
+    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.skipped && e.expected.picture === 'leaderboard.png'));
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
   it('a cell the author never ran runs here but rebinds what a recorded cell reads, which then fails: skipped, named, the recorded cell gets the binding of the author\'s run', async () => {
     // `x = impute(x)` with a function that returns None: the never-run cell itself does not fail.
     const nb = neverRunBetween('def impute(v):\n    v + 1\nx = impute(x)');
