@@ -299,8 +299,27 @@ export function extractNumbers(text: string): number[] {
   return numbers;
 }
 
+/**
+ * A listing of the author's directories (`!ls -l`, `check_output(['ls', '-alh', '.'])`, Windows
+ * `!dir`, `!du -sh`): its sizes, link counts, dates and block totals describe the author's disk at
+ * the time, not a result, and no repair can make them agree. (A plain `ls` shows only names.)
+ */
+const LISTING_LINE = [
+  /^\s*[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d+\s+\S+/, // ls -l
+  /^\s*\d{2}[/.-]\d{2}[/.-]\d{4}\s+\d{1,2}:\d{2}(\s*[AP]M)?\s+(<DIR>|<JUNCTION>|[\d,.]+)\s+\S/, // dir
+  /^\s*(Volume in drive|Volume Serial Number is|Directory of)\b/, // dir's header
+  /^\s*\d+ (File|Dir)\(s\)\s+[\d,.]+ bytes/, // dir's footer
+  /^\s*\d+(\.\d+)?[KMGT]?\t\S/, // du
+];
+const LISTING_TOTAL = /^\s*total \d+(\.\d+)?[KMGT]?\s*$/;
+
+function withoutFileListings(ls: string[]): string[] {
+  const listing = ls.map((l) => LISTING_LINE.some((re) => re.test(l)));
+  return ls.map((l, i) => (listing[i] || (LISTING_TOTAL.test(l) && listing[i + 1]) ? '' : l));
+}
+
 export function numberLines(text: string, opts: { tables?: boolean } = {}): { lines: NumberLine[]; textLines: string[] } {
-  let ls = joinBracketed(unwrapFrameReprs(visibleLines(text))).map((l) => scipyResultTuples(numpy1Scalars(l)));
+  let ls = withoutFileListings(joinBracketed(unwrapFrameReprs(visibleLines(text)))).map((l) => scipyResultTuples(numpy1Scalars(l)));
   ls = ls.map((l) => (CONFIG_REPR.some((re) => re.test(l)) ? '' : l));
   if (opts.tables !== false) ls = stripTableIndex(ls);
   const lines: NumberLine[] = [];

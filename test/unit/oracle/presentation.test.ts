@@ -700,3 +700,14 @@ test('value_counts printed as lines: labels of equal count in another order are 
 test("a line naming where a file was saved (Colab's upload widget: Saving train.csv to train (5).csv) carries no result", () => {
   assert.deepEqual(nums('Saving train.csv to train (5).csv\naccuracy 0.8\n'), [[0.8]]);
 });
+
+test("a listing of the author's directories (ls -l, dir, du) is not a result; names and other totals still are", () => {
+  const ls = 'total 396K\ndrwxr-xr-x 2 root root 4.0K Oct 30 21:15 .\n-rw-r--r-- 1 root root 2.8K Oct 30 21:15 Test_predictions_svm_rbf_8192_0.015625.csv\nlrwxrwxrwx. 1 me staff 12 Jan  2  2018 data\n';
+  assert.deepEqual(nums(ls), []);
+  const dir = ' Volume in drive C has no label.\n Volume Serial Number is 1A2B-3C4D\n\n Directory of C:\\Users\\me\\kaggle\n\n05/14/2018  10:02 PM    <DIR>          .\n05/14/2018  10:02 PM            61,194 train.csv\n               1 File(s)         61,194 bytes\n               2 Dir(s)  100,000,000 bytes free\n';
+  assert.deepEqual(nums(dir), []);
+  assert.deepEqual(nums('4.0K\t./input\n61K\t./input/train.csv\n'), []);
+  // A total that is not a listing's, and a plain ls (names only), stay.
+  assert.deepEqual(nums('total 12\naccuracy 0.81\n'), [[12], [0.81]]);
+  assert.deepEqual(nums('gender_submission.csv\ntest.csv\ntrain.csv\n'), []);
+});
