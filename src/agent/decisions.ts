@@ -133,7 +133,7 @@ export function excuseNeverRun(d: FixDiagnosis, stop: Stop, neverRun: ReadonlySe
  */
 export function excuseUnfinished(d: FixDiagnosis, stop: Stop, unfinished: ReadonlySet<number>): ExpectedError | undefined {
   if (!d.error || !unfinished.has(d.cell) || (stop.reason !== 'no-fix-available' && stop.reason !== 'unfixable')) return undefined;
-  return { ename: d.error.ename, skipped: true, reason: `the author's run did not finish this cell (it has an execution count, but its closing print() stored no output); here it raises ${d.error.ename} and no fix applies (${stop.detail.slice(0, 200)}); it is not run` };
+  return { ename: d.error.ename, skipped: true, reason: `the author's run did not finish this cell (its closing print() stored no output, or the notebook was saved while it ran); here it raises ${d.error.ename} and no fix applies (${stop.detail.slice(0, 200)}); it is not run` };
 }
 
 /**
@@ -143,8 +143,14 @@ export function excuseUnfinished(d: FixDiagnosis, stop: Stop, unfinished: Readon
  * the verdict), not rewritten; the cells after it run as they did for the author. Resource limits
  * only: a cell that raises is excuseNeverRun's (skipped the same way).
  */
-export function skipNeverRun(d: FixDiagnosis, neverRun: ReadonlySet<number>): { cell: number; expected: ExpectedError } | undefined {
+export function skipNeverRun(d: FixDiagnosis, neverRun: ReadonlySet<number>, unfinished: ReadonlySet<number> = new Set()): { cell: number; expected: ExpectedError } | undefined {
   if (d.fixType !== 'runtime-reduction') return undefined;
+  // A cell the author's own run did not finish (saved while it ran) has only a partial record:
+  // over the limit here, it goes the same way, its partial stored outputs unjudged.
+  const open = d.limitCell !== undefined && unfinished.has(d.limitCell) ? d.limitCell : unfinished.has(d.cell) ? d.cell : undefined;
+  if (open !== undefined && !neverRun.has(open)) {
+    return { cell: open, expected: { ename: d.error?.ename ?? 'BudgetExceededError', skipped: true, reason: `the author's run did not finish this cell (the notebook was saved while it ran, or its closing print() stored nothing), and here it is over the limit (${d.why.slice(0, 160)}); it is not run` } };
+  }
   // The budget ran out in a never-run cell: that one goes, whichever cell was the slowest.
   const cell = d.limitCell !== undefined && neverRun.has(d.limitCell) ? d.limitCell : d.cell;
   if (!neverRun.has(cell)) return undefined;

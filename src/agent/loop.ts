@@ -87,7 +87,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         return out;
       }
       // A never-run cell over a limit is skipped before any rewrite is tried: nothing could verify one.
-      const skipped = env.excuse && d.neverRun ? skipNeverRun(diagnosis, d.neverRun) : undefined;
+      const skipped = env.excuse && d.neverRun ? skipNeverRun(diagnosis, d.neverRun, d.unfinished) : undefined;
       if (skipped) {
         state = await excuse(skipped.cell, skipped.expected);
         continue;

@@ -31,14 +31,31 @@ export function neverRunByAuthor(nb: Notebook): Set<number> {
 }
 
 /**
+ * Code cells that were still running when the author saved the notebook: in a notebook with
+ * execution counts, a code cell with no count ("In [*]", which Jupyter saves as null) but with
+ * outputs, none of them an error. Its outputs are the part the author saw (the first scores of a
+ * long search loop); the cells below it were saved before it finished.
+ */
+export function savedWhileRunning(nb: Notebook): Set<number> {
+  const out = new Set<number>();
+  if (!nb.cells.some((c) => c.cell_type === 'code' && typeof c.execution_count === 'number')) return out;
+  nb.cells.forEach((cell, index) => {
+    const outputs = cell.cell_type === 'code' ? cell.outputs ?? [] : [];
+    if (cell.cell_type === 'code' && cell.execution_count == null && outputs.length && !outputs.some((o) => o.output_type === 'error')) out.add(index);
+  });
+  return out;
+}
+
+/**
  * Code cells the author ran but did not finish: a cell with an execution count and no outputs at all,
  * whose code ends in a top-level `print(...)` (unconditional, to stdout) that would have written
  * something had the cell reached it. The author's run raised or was interrupted there and the error
  * output was cleared (a cleared cell clears everything, and a finished run of it prints). A cell
- * magic (`%%capture`) may swallow the print, so those cells are left out.
+ * magic (`%%capture`) may swallow the print, so those cells are left out. Cells saved while they
+ * ran (savedWhileRunning) are unfinished too.
  */
 export function unfinishedByAuthor(nb: Notebook): Set<number> {
-  const out = new Set<number>();
+  const out = savedWhileRunning(nb);
   nb.cells.forEach((cell, index) => {
     if (cell.cell_type !== 'code' || typeof cell.execution_count !== 'number' || (cell.outputs ?? []).length) return;
     const src = sourceText(cell.source);

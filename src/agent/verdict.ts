@@ -49,7 +49,7 @@ export function decideVerdict(input: {
   }
   const count = (why: string): number => oracle.comparisons.filter((c) => c.unjudged === why).length;
   const plural = (n: number, what: string): string => `${n} ${what} value${n > 1 ? 's' : ''}`;
-  const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label'], ['stale', 'stale stored'], ['unreachable', 'unreachable stored'], ['library-docs', 'library-documentation']]
+  const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label'], ['stale', 'stale stored'], ['unreachable', 'unreachable stored'], ['library-docs', 'library-documentation'], ['skipped', 'skipped-cell']]
     .filter(([why]) => count(why!) > 0).map(([why, what]) => plural(count(why!), what!)).join(', ');
   const named = (cells: typeof run.cells) => cells.map((c) => `cell ${c.index} ${c.expectedError!.ename}`).join(', ');
   const asAuthor = run.cells.filter((c) => c.expectedError && !c.expectedError.neverRun && !c.expectedError.skipped);

@@ -199,6 +199,8 @@ export async function executeCells(input: Notebook, session: KernelSession, o: E
       // it and here it exceeds the time or memory limit: either way it has no record to run for.
       const expectedError = skip.skipped ? skip : { ename: 'KeyboardInterrupt', reason: 'the author interrupted this cell in the original run; it is not run' };
       markCell(cell, null);
+      // The oracle reads this: the stored outputs of a cell not run here are not judged.
+      (cell.metadata as { nbmodernize: Record<string, unknown> }).nbmodernize.skipped = expectedError.reason;
       cell.outputs = [{ output_type: 'stream', name: 'stderr', text: `[nbmodernize: ${expectedError.reason}]\n` }];
       cells.push({ ...notRun(index, codeIndex), status: 'error', error: { ename: expectedError.ename, evalue: '', traceback: [] }, expectedError });
       continue;

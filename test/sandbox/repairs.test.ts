@@ -276,6 +276,15 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it("a cell saved while it ran (no execution count, the first lines of its output stored) is over the time budget here: skipped, its partial outputs not judged; the cells after it still run and are judged", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook(['x = 20', 'import time\nfor i in range(10**6):\n    print("score", i)\n    time.sleep(0.5)', 'print("after", x + 1)']), { 1: 'score 0\nscore 1\nscore 2\n', 2: 'after 21\n' }), [1, null, 2]);
+    const { report, trajectory } = await modernize(nb, 15);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.skipped && !e.expected.neverRun && /saved while it ran/.test(e.expected.reason)));
+    assert.ok(report.comparisons.some((c) => c.cell === 1 && c.unjudged === 'skipped'));
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
   it('a never-run cell that is the only binder of what the failing cell reads is not skipped: that would leave no binding', async () => {
     const nb = withCounts(withStoredOutputs(makeNotebook(['y = 1', 'x = None', 'print("after", x + 1)']), { 2: 'after 21\n' }), [1, null, 2]);
     const { report, trajectory } = await modernize(nb);

@@ -44,6 +44,13 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const r = compareCell(i, orig, cur, tolerance, sourceText(c.source));
     // A cell that showed nothing in either run has nothing to report.
     if (!stale.length && r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
+    if (other && skippedHere(other) && r.report.verdict !== 'not-compared') {
+      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: `not run here (${skippedHere(other)}): its stored outputs are not judged` };
+      r.comparisons = orig.lines.flatMap((l) => l.numbers.map((v) => ({ cell: i, original: v, new: null, relDiff: null, ok: true, unjudged: 'skipped' as const, context: l.raw })));
+      cells.push(r.report);
+      comparisons.push(...r.comparisons);
+      return;
+    }
     const after = other ? unreachableAfter(other) : undefined;
     if (after !== undefined) {
       // Its stored results are out of reach in any run that keeps the author's own error upstream.
@@ -123,6 +130,12 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
 }
 
 /** The author's failing cell when this run's cell raised only as a consequence of it (metadata written by the executor). */
+/** Why the run did not run this cell (run-notebook marks a skipped cell), or undefined. */
+function skippedHere(cell: Notebook['cells'][number]): string | undefined {
+  const why = (cell.metadata as { nbmodernize?: { skipped?: unknown } } | undefined)?.nbmodernize?.skipped;
+  return typeof why === 'string' ? why : undefined;
+}
+
 function unreachableAfter(cell: Notebook['cells'][number]): number | undefined {
   const after = (cell.metadata as { nbmodernize?: { asAuthor?: { after?: unknown } } } | undefined)?.nbmodernize?.asAuthor?.after;
   return typeof after === 'number' ? after : undefined;

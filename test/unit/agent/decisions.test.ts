@@ -118,6 +118,12 @@ describe('loop decisions', () => {
     assert.equal(skipNeverRun(slow, new Set([3])), undefined, 'a cell the author ran is held to its record');
     const error = { ...slow, fixType: 'error-repair', error: { ename: 'ValueError', evalue: 'x', traceback: [] } } as unknown as FixDiagnosis;
     assert.equal(skipNeverRun(error, new Set([4])), undefined, "an error is excuseNeverRun's, once nothing fixes it");
+    // A cell the author's run did not finish (saved while it ran) goes the same way, not marked never-run.
+    const open = skipNeverRun(slow, new Set(), new Set([4]));
+    assert.deepEqual([open?.cell, open?.expected.skipped, open?.expected.neverRun], [4, true, undefined]);
+    assert.match(open!.expected.reason!, /did not finish this cell.*saved while it ran.*not run/);
+    assert.equal(skipNeverRun(ranOut, new Set(), new Set([4]))?.cell, 4);
+    assert.equal(skipNeverRun(error, new Set(), new Set([4])), undefined);
   });
 
   it('stuckMove: skip the failing never-run cell, else a never-run cell above that rebinds what it reads, else stop', () => {

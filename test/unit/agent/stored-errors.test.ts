@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { neverRunByAuthor, storedErrors, unfinishedByAuthor } from '../../../src/agent/stored-errors.js';
+import { neverRunByAuthor, savedWhileRunning, storedErrors, unfinishedByAuthor } from '../../../src/agent/stored-errors.js';
 import { isExpected } from '../../../src/core/run-result.js';
 import { makeNotebook } from '../context/fixtures.js';
 
@@ -87,4 +87,20 @@ test('a recorded cell with no outputs whose closing print() wrote nothing was no
   ] as any);
   nb.cells.forEach((c: any, i) => { c.execution_count = i === 5 ? null : i + 1; });
   assert.deepEqual([...unfinishedByAuthor(nb)], [0]);
+});
+
+test('a cell saved while it ran (no execution count, outputs, no error) was not finished by the author either', () => {
+  const nb = makeNotebook([
+    { code: 'x = 1', outputs: [] },
+    { code: 'for d in depths:\n    print(score(d))', outputs: [{ output_type: 'stream', name: 'stdout', text: '0.91\n0.93\n' }] },
+    { code: 'bad()', outputs: [{ output_type: 'error', ename: 'NameError', evalue: "name 'bad' is not defined", traceback: [] }] },
+    { code: 'print(2)', outputs: [] },
+  ] as any);
+  nb.cells.forEach((c: any, i) => { c.execution_count = i === 0 ? 1 : null; });
+  assert.deepEqual([...savedWhileRunning(nb)], [1]);
+  assert.ok(unfinishedByAuthor(nb).has(1));
+  assert.ok(!neverRunByAuthor(nb).has(1), 'it has outputs: it ran');
+  // Without any execution count in the notebook nothing can be said.
+  nb.cells.forEach((c: any) => { c.execution_count = null; });
+  assert.deepEqual([...savedWhileRunning(nb)], []);
 });
