@@ -2,7 +2,8 @@
  * Numbers a notebook printed, made comparable. From a code cell's outputs we read stdout streams
  * and the text/plain of results and displays (not stderr, images), then drop what is not a
  * result: timings, dates, memory sizes and addresses, object, estimator and plot-object reprs,
- * warnings, progress bars, df.info() blocks, execution counts, versions, file:line references,
+ * warnings, progress bars, df.info() blocks, execution counts, versions, file:line references, listings of
+ * the author's directories (ls -l, dir, du),
  * and the index column and header of printed DataFrames/Series. Presentation is normalized first:
  * wrapped DataFrame reprs are unwrapped (tables.ts), bracketed reprs spread over several
  * lines (numpy arrays, lists, dicts) are joined into one line, thousand separators are read.
