@@ -8,11 +8,11 @@ import { alignLines, pairTables } from './align.js';
 import { compareTables } from './compare-tables.js';
 import { MAX_LABELS_REPORTED, MAX_LINES_PER_CELL, type CellReport, type CellVerdict, type Comparison, type TableReport } from './types.js';
 
-/** Failing comparisons on the given lines (by context) become ties, unjudged; how many. */
-function markTies(comparisons: Comparison[], lines: ReadonlySet<string>): number {
+/** Failing comparisons on the given lines (by context, or as `is` says) become ties, unjudged; how many. */
+function markTies(comparisons: Comparison[], lines: ReadonlySet<string>, is: (c: Comparison) => boolean = (c) => lines.has(c.context ?? '')): number {
   let excused = 0;
   comparisons.forEach((c, i) => {
-    if (c.ok || c.new === null || !lines.has(c.context ?? '')) return;
+    if (c.ok || c.new === null || !is(c)) return;
     comparisons[i] = { ...c, ok: true, unjudged: 'tie' };
     excused++;
   });
@@ -23,15 +23,20 @@ function markTies(comparisons: Comparison[], lines: ReadonlySet<string>): number
  * A search's best parameters printed as a dict (`{'C': 10, 'max_depth': 7}` from best_params_)
  * are the argmax of its scores: with scores equal within the tolerance any of the tied candidates
  * may come out. When the cell's other numbers (the best score, the accuracy after it) agree, the
- * parameters are not judged; when they do not, the cell fails on them anyway.
+ * parameters are not judged; when they do not, the cell fails on them anyway. The dict is read as a
+ * one-column table when both runs print one (tables.ts parseDictRepr), so its comparisons are those
+ * of its keys' rows as well as those of its line.
  */
 function excuseSearchLabels(source: string, lines: readonly NumberLine[], comparisons: Comparison[]): number {
   if (!/\bbest_params_\b/.test(source)) return 0;
-  const labels = new Set(lines.filter((l) => /\{\s*'[^']+'\s*:/.test(l.raw)).map((l) => l.raw));
+  const dictLines = lines.filter((l) => /\{\s*'[^']+'\s*:/.test(l.raw));
+  const labels = new Set(dictLines.map((l) => l.raw));
   if (!labels.size) return 0;
-  const others = comparisons.filter((c) => !labels.has(c.context ?? ''));
+  const keys = new Set(dictLines.flatMap((l) => [...l.raw.matchAll(/'([^']+)'\s*:/g)].map((m) => m[1]!)));
+  const isLabel = (c: Comparison): boolean => labels.has(c.context ?? '') || (c.column === 'value' && c.row !== undefined && keys.has(c.row));
+  const others = comparisons.filter((c) => !isLabel(c));
   if (!others.some((c) => c.ok && c.new !== null) || others.some((c) => !c.ok)) return 0;
-  return markTies(comparisons, labels);
+  return markTies(comparisons, labels, isLabel);
 }
 
 /**
@@ -137,7 +142,7 @@ export function compareCell(cell: number, orig: CellNumbers, cur: CellNumbers | 
       comparisons.push({ cell, original: v, new: w, relDiff, ok, context: l.raw });
     });
   });
-  mismatched -= excuseSearchLabels(source, origLines, comparisons);
+  mismatched -= excuseSearchLabels(source, orig.lines, comparisons);
   mismatched -= excuseTiedOrder(origLines, curLines, pairs, comparisons);
   const verdict: CellVerdict = mismatched > 0 ? 'mismatch' : compared === 0 ? 'missing' : unpaired > 0 ? 'partial' : 'match';
   const note = truncated ? `long output: the first ${MAX_LINES_PER_CELL} lines with numbers (or table rows) were compared` : undefined;

@@ -520,6 +520,13 @@ test("a search's best parameters are a label among tied scores when the cell's s
   // Without best_params_ in the source, a printed dict is judged like any other line.
   const plain = (x: string) => makeNotebook([{ code: 'print(d)\nprint(s)', outputs: [stream(`{'a': ${x}}\n0.5\n`)] }]);
   assert.equal(storedOutputsOracle(plain('30'), plain('40')).matches, false);
+  // Printed last, the dict is read as a table keyed by its keys: the same rule holds for its rows.
+  const last = (params: string, score: string) => makeNotebook([{ code: 'gs.fit(X, y)\nprint(gs.best_score_)\nprint(gs.best_params_)', outputs: [stream(`${score}\n${params}\n`)] }]);
+  const o2 = last("{'min_samples_leaf': 3, 'min_samples_split': 2}", '0.8316498316498316');
+  const tied = storedOutputsOracle(o2, last("{'min_samples_leaf': 2, 'min_samples_split': 2}", '0.8316498316498316'));
+  assert.equal(tied.matches, true);
+  assert.deepEqual(tied.comparisons.filter((c) => c.unjudged === 'tie').map((c) => [c.row, c.original, c.new]), [['min_samples_leaf', 3, 2]]);
+  assert.equal(storedOutputsOracle(o2, last("{'min_samples_leaf': 2, 'min_samples_split': 2}", '0.61')).matches, false);
 });
 
 // ---------------------------------------------------------------- df.info() and truncated Series sharing a block
