@@ -88,6 +88,7 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     cells.push(r.report);
     comparisons.push(...r.comparisons);
   });
+  excuseSearchLabelsAcrossCells(original, cells, comparisons);
   const judged = cells.filter((c) => c.verdict !== 'not-compared');
   const count = (v: CellVerdict): number => cells.filter((c) => c.verdict === v).length;
   const numbersCompared = judged.reduce((s, c) => s + c.compared, 0);
@@ -130,6 +131,30 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
 }
 
 /** The author's failing cell when this run's cell raised only as a consequence of it (metadata written by the executor). */
+const SHOWS_BEST_PARAMS = /^(?:\s*#.*\n)*\s*(?:print\()?\s*([A-Za-z_]\w*)\.best_params_\s*\)?\s*(?:#.*)?\s*$/;
+
+/**
+ * The same tie rule as compare.ts's excuseSearchLabels when the search's best parameters and its best
+ * score are shown in cells of their own (`gs.best_params_`, then `gs.best_score_`): a cell that only
+ * shows `NAME.best_params_` and drifts is a label among tied scores when a cell showing
+ * `NAME.best_score_` matches. Its drifted numbers become ties, unjudged; without a matching score
+ * nothing changes.
+ */
+function excuseSearchLabelsAcrossCells(original: Notebook, cells: CellReport[], comparisons: Comparison[]): void {
+  const scoreMatches = (name: string): boolean => cells.some((c) => c.verdict === 'match' && c.compared > 0
+    && new RegExp(`\\b${name}\\.best_score_\\b`).test(sourceText(original.cells[c.cell]?.source)));
+  for (const r of cells) {
+    if (r.verdict !== 'mismatch') continue;
+    const name = SHOWS_BEST_PARAMS.exec(sourceText(original.cells[r.cell]?.source))?.[1];
+    if (!name || !scoreMatches(name)) continue;
+    comparisons.forEach((c, k) => {
+      if (c.cell === r.cell && !c.ok && c.new !== null) comparisons[k] = { ...c, ok: true, unjudged: 'tie' };
+    });
+    const left = comparisons.some((c) => c.cell === r.cell && !c.ok);
+    Object.assign(r, { mismatched: 0, verdict: left ? 'partial' : 'match', note: `the search's best parameters, with its best score matching in another cell: a label among tied scores, not judged` });
+  }
+}
+
 /** Why the run did not run this cell (run-notebook marks a skipped cell), or undefined. */
 function skippedHere(cell: Notebook['cells'][number]): string | undefined {
   const why = (cell.metadata as { nbmodernize?: { skipped?: unknown } } | undefined)?.nbmodernize?.skipped;

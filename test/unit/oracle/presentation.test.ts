@@ -718,3 +718,19 @@ test("a listing of the author's directories (ls -l, dir, du) is not a result; na
   assert.deepEqual(nums('total 12\naccuracy 0.81\n'), [[12], [0.81]]);
   assert.deepEqual(nums('gender_submission.csv\ntest.csv\ntrain.csv\n'), []);
 });
+
+test("a search's best parameters in a cell of their own are a tied label when the cell showing its best score matches", () => {
+  const nb = (params: string, score: string) => makeNotebook([
+    { code: 'xgb_cv.best_params_', outputs: [result(params)] },
+    { code: 'xgb_cv.best_score_', outputs: [result(score)] },
+  ]);
+  const o = nb("{'colsample_bytree': 0.9,\n 'learning_rate': 0.1,\n 'max_depth': 5}", '0.8361245370660976');
+  const tied = storedOutputsOracle(o, nb("{'colsample_bytree': 0.7,\n 'learning_rate': 0.1,\n 'max_depth': 5}", '0.8361245370660976'));
+  assert.equal(tied.matches, true);
+  assert.deepEqual(tied.comparisons.filter((c) => c.unjudged === 'tie').map((c) => [c.original, c.new]), [[0.9, 0.7]]);
+  // The score drifts: the parameters are judged, and fail.
+  assert.equal(storedOutputsOracle(o, nb("{'colsample_bytree': 0.7,\n 'learning_rate': 0.1,\n 'max_depth': 5}", '0.61')).matches, false);
+  // Another search's score says nothing about this one.
+  const other = (params: string) => makeNotebook([{ code: 'xgb_cv.best_params_', outputs: [result(params)] }, { code: 'rf_cv.best_score_', outputs: [result('0.83')] }]);
+  assert.equal(storedOutputsOracle(other("{'max_depth': 5}"), other("{'max_depth': 7}")).matches, false);
+});
