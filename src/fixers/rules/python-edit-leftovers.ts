@@ -68,10 +68,12 @@ const danglingImport = rule({
   }],
   *find(ctx): Generator<RuleMatch> {
     const src = ctx.cell.source;
-    const text = inText(ctx);
+    // Built on the first match only: nearly every cell with an import has no dangling one, and
+    // listing its strings and comments walks its whole tree twice (one walk per node type).
+    let text: ((offset: number) => boolean) | undefined;
     const edits: TextEdit[] = [];
     for (const m of src.matchAll(DANGLING)) {
-      if (text(m.index)) continue;
+      if ((text ??= inText(ctx))(m.index)) continue;
       const end = m.index + m[0].length;
       edits.push({ start: m.index, end: src[end] === '\n' ? end + 1 : end, text: '' });
     }
