@@ -28,11 +28,46 @@ function indexTriggers(rules: readonly Rule[]): void {
   }
 }
 
-export class RuleDispatch {
-  /** Rule number (ruleNumbers) -> its position in this call's rule order, -1 for rules it does not consider. */
-  private readonly rank: Int32Array;
+/**
+ * What a dispatch knows of a rule list before it sees a notebook: rules are static data, and the
+ * engine hands the same list (same array) to every notebook that selects and imports alike
+ * (engine.ts selectRules, activeRules), so this is built once per list, not once per notebook
+ * (it was a twentieth of a scan's time, over some 540 rules per notebook).
+ */
+class ListIndex {
+  /** Rule number (ruleNumbers) -> its position in the list, -1 for rules it does not hold. */
+  readonly rank: Int32Array;
   /** 1 for the rules without pre-filters (they run on every cell). */
-  private readonly always: Uint8Array;
+  readonly always: Uint8Array;
+  readonly byType: Array<{ type: string; rules: number[] }> = [];
+  readonly byLiteral = new LiteralGates();
+  readonly bySource: Array<{ rule: number; pieces: ReadonlyArray<string | RegExp> }> = [];
+  /** The rules whose notebook triggers depend on the notebook (RuleGate.notebookTriggers). */
+  readonly notebookGated: Rule[] = [];
+
+  constructor(rules: readonly Rule[]) {
+    indexTriggers(rules);
+    this.rank = new Int32Array(ruleNumbers.size).fill(-1);
+    this.always = new Uint8Array(rules.length);
+    const byType = new Map<string, number[]>();
+    // A rule listed twice is marked by its triggers at its last position.
+    rules.forEach((r, i) => { this.rank[ruleNumbers.get(r)!] = i; });
+    rules.forEach((r, i) => {
+      const g = r.gate;
+      if (!r.triggers && !g) { this.always[i] = 1; return; }
+      if (g?.notebookTriggers) this.notebookGated.push(r);
+      for (const t of g?.nodeTypes ?? []) add(byType, t, i);
+      if (g?.literals?.length) this.byLiteral.add(i, g.literals);
+      if (g?.source?.length) this.bySource.push({ rule: i, pieces: g.source });
+    });
+    for (const [type, rules] of byType) this.byType.push({ type, rules });
+  }
+}
+
+const listIndexes = new WeakMap<readonly Rule[], ListIndex>();
+
+export class RuleDispatch {
+  private readonly index: ListIndex;
   /**
    * The marks of the cell being dispatched, reset from `always` for each cell: one array per
    * notebook, since copying `always` per cell (TypedArray slice) was a fifth of dispatch's own time.
@@ -40,30 +75,19 @@ export class RuleDispatch {
   private readonly on: Uint8Array;
   /** Per notebook: local aliases of trigger names, and notebook triggers -> positions of rules. */
   private readonly byLocalIdent = new Map<string, number[]>();
-  private readonly byType: Array<{ type: string; rules: number[] }> = [];
-  private readonly byLiteral = new LiteralGates();
-  private readonly bySource: Array<{ rule: number; pieces: ReadonlyArray<string | RegExp> }> = [];
 
   constructor(nb: NotebookContext, private readonly rules: readonly Rule[]) {
-    indexTriggers(rules);
-    this.rank = new Int32Array(ruleNumbers.size).fill(-1);
-    this.always = new Uint8Array(rules.length);
+    let index = listIndexes.get(rules);
+    if (!index) listIndexes.set(rules, (index = new ListIndex(rules)));
+    this.index = index;
     this.on = new Uint8Array(rules.length);
-    const byType = new Map<string, number[]>();
-    // A rule listed twice is marked by its triggers at its last position.
-    rules.forEach((r, i) => { this.rank[ruleNumbers.get(r)!] = i; });
-    rules.forEach((r, i) => {
-      const g = r.gate;
-      if (!r.triggers && !g) { this.always[i] = 1; return; }
-      if (g?.notebookTriggers) for (const t of new Set(g.notebookTriggers(nb))) add(this.byLocalIdent, t, this.rank[ruleNumbers.get(r)!]);
-      for (const t of g?.nodeTypes ?? []) add(byType, t, i);
-      if (g?.literals?.length) this.byLiteral.add(i, g.literals);
-      if (g?.source?.length) this.bySource.push({ rule: i, pieces: g.source });
-    });
-    for (const [type, rules] of byType) this.byType.push({ type, rules });
+    const rank = index.rank;
+    for (const r of index.notebookGated) {
+      for (const t of new Set(r.gate!.notebookTriggers!(nb))) add(this.byLocalIdent, t, rank[ruleNumbers.get(r)!]);
+    }
     for (const [name, locals] of nb.aliasIndex()) {
       for (const n of triggerIndex.get(name) ?? NONE) {
-        const i = this.rank[n];
+        const i = rank[n];
         if (i >= 0) for (const local of locals) add(this.byLocalIdent, local, i);
       }
     }
@@ -72,8 +96,8 @@ export class RuleDispatch {
   /** The rules this cell runs, in rule order. */
   rulesFor(cell: ParsedCell): Rule[] {
     const on = this.on;
-    on.set(this.always);
-    const rank = this.rank;
+    const { always, rank, byType, bySource, byLiteral } = this.index;
+    on.set(always);
     const words = cellCache(cell).words();
     for (let w = 0; w < words.length; w++) {
       const id = words[w];
@@ -82,13 +106,13 @@ export class RuleDispatch {
       const local = this.byLocalIdent.get(id);
       if (local) for (let k = 0; k < local.length; k++) on[local[k]] = 1;
     }
-    for (const { type, rules } of this.byType) {
+    for (const { type, rules } of byType) {
       if (cell.idx.byType.get(type).length) for (const i of rules) on[i] = 1;
     }
-    for (const { rule, pieces } of this.bySource) {
+    for (const { rule, pieces } of bySource) {
       if (!on[rule] && pieces.some((p) => (typeof p === 'string' ? cell.text.includes(p) : p.test(cell.text)))) on[rule] = 1;
     }
-    if (!this.byLiteral.empty) this.byLiteral.mark(cell, on);
+    if (!byLiteral.empty) byLiteral.mark(cell, on);
     const out: Rule[] = [];
     for (let i = 0; i < on.length; i++) if (on[i]) out.push(this.rules[i]);
     return out;

@@ -143,7 +143,25 @@ export function notebookInfo(nb: Notebook, cells: ParsedCell[], opts: EngineOpti
   };
 }
 
+/**
+ * selectRules' answers without selectors (what `scan` and `fix` ask for every notebook), by rule
+ * list, then kinds and environment: filtering some 540 rules by kind and version per notebook was
+ * a fiftieth of a scan. The same answer is also the same array, which lets the dispatch index of a
+ * list be built once (dispatch.ts). Callers never modify the list they are given.
+ */
+const selections = new WeakMap<readonly Rule[], Map<string, Rule[]>>();
+
 export function selectRules(all: readonly Rule[], opts: EngineOptions, env: Record<string, string>, kinds: readonly FixType[]): Rule[] {
+  if (opts.ruleIds || opts.select || opts.ignore) return filterRules(all, opts, env, kinds);
+  let byKey = selections.get(all);
+  if (!byKey) selections.set(all, (byKey = new Map()));
+  const key = `${kinds.join(',')}|${opts.includeErrorTriggered ? 1 : 0}|${JSON.stringify(env)}`;
+  let rules = byKey.get(key);
+  if (!rules) byKey.set(key, (rules = filterRules(all, opts, env, kinds)));
+  return rules;
+}
+
+function filterRules(all: readonly Rule[], opts: EngineOptions, env: Record<string, string>, kinds: readonly FixType[]): Rule[] {
   // Selectors name rules among all registered ones, whatever subset this call considers.
   const selected = ruleFilter(opts);
   return all.filter((r) =>
@@ -172,11 +190,25 @@ const LIBRARY_MODULE: Partial<Record<string, string>> = {
   numpy: 'numpy', pandas: 'pandas', 'scikit-learn': 'sklearn', seaborn: 'seaborn', xgboost: 'xgboost', scipy: 'scipy', statsmodels: 'statsmodels',
 };
 
+const LIBRARY_MODULES = [...new Set(Object.values(LIBRARY_MODULE))] as string[];
+
+/** activeRules' answers by rule list, then by which LIBRARY_MODULES the notebook imports (bit i: the i-th). */
+const actives = new WeakMap<readonly Rule[], Map<number, Rule[]>>();
+
+/** The rules whose library the notebook imports: the same array for notebooks that import alike (selectRules says why). */
 function activeRules(nbCtx: NotebookContext, rules: readonly Rule[]): Rule[] {
-  return rules.filter((r) => {
-    const mod = LIBRARY_MODULE[r.library];
-    return !mod || nbCtx.importedModules.has(mod);
-  });
+  let imported = 0;
+  LIBRARY_MODULES.forEach((m, i) => { if (nbCtx.importedModules.has(m)) imported |= 1 << i; });
+  let byImports = actives.get(rules);
+  if (!byImports) actives.set(rules, (byImports = new Map()));
+  let active = byImports.get(imported);
+  if (!active) {
+    byImports.set(imported, (active = rules.filter((r) => {
+      const mod = LIBRARY_MODULE[r.library];
+      return !mod || nbCtx.importedModules.has(mod);
+    })));
+  }
+  return active;
 }
 
 function runRules(nbCtx: NotebookContext, allRules: readonly Rule[]): RawFinding[] {
