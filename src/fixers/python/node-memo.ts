@@ -1,7 +1,8 @@
 /**
  * Memoized reads of web-tree-sitter nodes. Every `node.type`, `node.endIndex`, `node.text`,
- * `node.parent` and `node.childForFieldName(f)` crosses into WASM (marshal the node, call, and for a
- * child build a new Node object), and the rules ask the same nodes the same questions many times
+ * `node.parent`, `node.childForFieldName(f)` and `node.childrenForFieldName(f)` crosses into WASM
+ * (marshal the node, call, and for a child build a new Node object), and the rules ask the same
+ * nodes the same questions many times
  * (every rule that looks at a call asks for its `function` and `arguments`). Our trees are never
  * edited (a rewrite is parsed anew), so a node's answers never change: each node keeps them once read.
  *
@@ -25,6 +26,8 @@ class Memo {
   parent: Node | null | undefined = undefined;
   fields: Array<Node | null | undefined> | undefined = undefined;
   otherFields: Map<string, Node | null> | undefined = undefined;
+  /** childrenForFieldName answers (frozen: every caller gets the same list). */
+  fieldLists: Map<string, ReadonlyArray<Node | null>> | undefined = undefined;
 }
 
 type Memoized = Node & { nbmMemo?: Memo };
@@ -106,6 +109,7 @@ export function memoizeNodeReads(proto: Node): void {
   const text = getter(proto, 'text');
   const parent = getter(proto, 'parent');
   const childForFieldName = proto.childForFieldName;
+  const childrenForFieldName = proto.childrenForFieldName;
   Object.defineProperties(proto, {
     type: { configurable: true, get(this: Memoized) { const m = memoOf(this); return (m.type ??= type.call(this) as string); } },
     endIndex: { configurable: true, get(this: Memoized) { const m = memoOf(this); return (m.endIndex ??= endIndex.call(this) as number); } },
@@ -133,5 +137,14 @@ export function memoizeNodeReads(proto: Node): void {
     let child = other.get(field);
     if (child === undefined) other.set(field, (child = known(childForFieldName.call(this, field))));
     return child;
+  };
+  // Rules ask an import statement for its `name` children once per rule that looks at imports
+  // (each answer a WASM call and a new node object per child), and a subscript for its keys.
+  proto.childrenForFieldName = function (this: Memoized, field: string): Array<Node | null> {
+    const m = memoOf(this);
+    const lists = (m.fieldLists ??= new Map());
+    let list = lists.get(field);
+    if (list === undefined) lists.set(field, (list = Object.freeze(childrenForFieldName.call(this, field).map(known))));
+    return list as Array<Node | null>;
   };
 }
