@@ -16,6 +16,7 @@ import { sourceText, type Notebook } from '../core/notebook.js';
 import type { Patch } from '../core/patch.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { storedCounts } from './execution-order.js';
+import { NOT_RUN_MARK } from './oracle/stored-outputs.js';
 import { upstreamReads } from './later-run-cells.js';
 
 export const EARLIER_SESSION = 'earlier-session';
@@ -34,7 +35,7 @@ export function earlierSessionCells(original: Notebook): Set<number> {
 }
 
 function commentedOut(source: string, why: string): string {
-  return [`# nbmodernize: not run: ${why}`, ...source.split('\n').map((l) => (l.trim() ? `# ${l}` : l))].join('\n');
+  return [`${NOT_RUN_MARK}${why}`, ...source.split('\n').map((l) => (l.trim() ? `# ${l}` : l))].join('\n');
 }
 
 /** The candidate for a drift in `target`, or undefined when no earlier-session cell above it changes what it reads. */

@@ -288,14 +288,16 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
   it("a cell run before a kernel restart (its count recurs below) that changes what a recorded cell shows is not run: the stored output decides", async () => {
     const nb = withCounts(withStoredOutputs(makeNotebook([
       "import pandas as pd\ntrain = pd.DataFrame({'Sex': ['male', 'female', 'female']})",
-      "train.loc[train['Sex'] == 'male', 'Sex'] = 0\ntrain.loc[train['Sex'] == 'female', 'Sex'] = 1",
+      "train.loc[train['Sex'] == 'male', 'Sex'] = 0\ntrain.loc[train['Sex'] == 'female', 'Sex'] = 1\nprint('mapped', int((train['Sex'] == 1).sum()))",
       'print("rows", len(train))',
       "print(int((train['Sex'] == 'female').sum()))",
-    ]), { 2: 'rows 3\n', 3: '2\n' }), [1, 3, 2, 3]);
+    ]), { 1: 'mapped 2\n', 2: 'rows 3\n', 3: '2\n' }), [1, 3, 2, 3]);
     const { report, trajectory } = await modernize(nb);
     assert.equal(report.verdict, 'reproduced', report.reason);
     assert.ok(report.fixes.some((f) => f.source === 'earlier-session'), JSON.stringify(report.fixes.map((f) => f.source)));
     assert.ok(trajectory.some((e: any) => e.type === 'candidate' && /earlier kernel session/.test(e.label)));
+    // The left-out cell's stored output (from the earlier session) is not judged.
+    assert.ok(report.comparisons.some((c) => c.cell === 1 && c.unjudged === 'skipped'));
   });
 
   it('a never-run cell that is the only binder of what the failing cell reads is not skipped: that would leave no binding', async () => {

@@ -155,10 +155,15 @@ function excuseSearchLabelsAcrossCells(original: Notebook, cells: CellReport[], 
   }
 }
 
-/** Why the run did not run this cell (run-notebook marks a skipped cell), or undefined. */
+/** A repair that leaves a cell out writes it as comments under this first line (agent/earlier-session.ts). */
+export const NOT_RUN_MARK = '# nbmodernize: not run: ';
+
+/** Why the run did not run this cell (run-notebook marks a skipped cell; a repair comments one out), or undefined. */
 function skippedHere(cell: Notebook['cells'][number]): string | undefined {
   const why = (cell.metadata as { nbmodernize?: { skipped?: unknown } } | undefined)?.nbmodernize?.skipped;
-  return typeof why === 'string' ? why : undefined;
+  if (typeof why === 'string') return why;
+  const src = sourceText(cell.source);
+  return src.startsWith(NOT_RUN_MARK) && !hasStatements(src) ? src.slice(NOT_RUN_MARK.length).split('\n')[0] : undefined;
 }
 
 function unreachableAfter(cell: Notebook['cells'][number]): number | undefined {

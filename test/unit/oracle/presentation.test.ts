@@ -734,3 +734,13 @@ test("a search's best parameters in a cell of their own are a tied label when th
   const other = (params: string) => makeNotebook([{ code: 'xgb_cv.best_params_', outputs: [result(params)] }, { code: 'rf_cv.best_score_', outputs: [result('0.83')] }]);
   assert.equal(storedOutputsOracle(other("{'max_depth': 5}"), other("{'max_depth': 7}")).matches, false);
 });
+
+test("a cell a repair left out (commented under the not-run mark) has its stored outputs unjudged; commented without the mark it is still judged", () => {
+  const o = makeNotebook([{ code: 'train.head()', outputs: [stream('rows 3\n')] }, { code: 'print(2)', outputs: [stream('2\n')] }]);
+  const left = makeNotebook([{ code: '# nbmodernize: not run: it ran in an earlier kernel session\n# train.head()', outputs: [] }, { code: 'print(2)', outputs: [stream('2\n')] }]);
+  const v = storedOutputsOracle(o, left);
+  assert.equal(v.matches, true);
+  assert.deepEqual(v.comparisons.filter((c) => c.unjudged === 'skipped').map((c) => c.original), [3]);
+  const quiet = makeNotebook([{ code: '# train.head()', outputs: [] }, { code: 'print(2)', outputs: [stream('2\n')] }]);
+  assert.equal(storedOutputsOracle(o, quiet).matches, false);
+});
