@@ -50,6 +50,14 @@ export function nextMove(input: {
 }
 
 /**
+ * A skip costs a run from the skipped cell (often the whole notebook again): past the wall budget
+ * the loop stops instead, as it would before a fix.
+ */
+export function wallStop(budgets: Budgets, startedAt: number, why: string): Stop | undefined {
+  return (Date.now() - startedAt) / 1000 >= budgets.maxWallS ? { reason: 'max-wall-time', detail: `max-wall-time reached (${why})` } : undefined;
+}
+
+/**
  * A drift on a clean run from a fresh kernel: first ask whether the value is reproducible at all
  * (one more clean run, once per code version).
  */

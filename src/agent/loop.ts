@@ -9,7 +9,7 @@ import { log } from '../core/log.js';
 import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
 import { ProgressTracker } from './budgets.js';
-import { attemptOutcome, needsFreshRun, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, type Stop } from './decisions.js';
+import { attemptOutcome, needsFreshRun, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, wallStop, type Stop } from './decisions.js';
 import { diagnose } from './diagnosis.js';
 import type { RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
@@ -89,6 +89,8 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       // A never-run cell over a limit is skipped before any rewrite is tried: nothing could verify one.
       const skipped = env.excuse && d.neverRun ? skipNeverRun(diagnosis, d.neverRun, d.unfinished) : undefined;
       if (skipped) {
+        const over = wallStop(d.budgets, d.startedAt, diagnosis.why);
+        if (over) return done(over);
         state = await excuse(skipped.cell, skipped.expected);
         continue;
       }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, excuseNeverRun, MAX_OVERWRITER_SKIPS, needsFreshRun, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckMove, stuckStop } from '../../../src/agent/decisions.js';
+import { attemptOutcome, excuseNeverRun, MAX_OVERWRITER_SKIPS, needsFreshRun, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckMove, stuckStop, wallStop } from '../../../src/agent/decisions.js';
 import type { Notebook } from '../../../src/core/notebook.js';
 import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
 import type { FixDiagnosis } from '../../../src/agent/fixers.js';
@@ -101,6 +101,13 @@ describe('loop decisions', () => {
     assert.ok(move.kind === 'excuse' && move.expected.skipped && !move.expected.neverRun && /did not finish/.test(move.expected.reason));
     assert.equal(stuckMove({ diagnosis: d, stop, notebook: nb, unfinished: new Set([3]), skipped: new Set() }).kind, 'stop');
     assert.equal(stuckMove({ diagnosis: d, stop: { reason: 'budget-exceeded', detail: '' } as any, notebook: nb, unfinished: new Set([4]), skipped: new Set() }).kind, 'stop');
+  });
+
+  it('wallStop: a skip past the wall budget stops the loop instead (it would cost another run)', () => {
+    const budgets = { maxFixes: 16, spendCapUsd: 1, maxWallS: 600 };
+    assert.equal(wallStop(budgets, Date.now() - 601_000, 'budget-exceeded: cell 41 took 593 s')?.reason, 'max-wall-time');
+    assert.match(wallStop(budgets, Date.now() - 601_000, 'budget-exceeded: cell 41')!.detail, /cell 41/);
+    assert.equal(wallStop(budgets, Date.now() - 10_000, 'x'), undefined);
   });
 
   it('skipNeverRun: a never-run cell over the time budget or out of memory is skipped; errors and ran cells are not', () => {
