@@ -14,6 +14,7 @@
  */
 import { sourceText, type Notebook, type Output } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
+import { logicalLineRanges } from '../fixers/python/ipython.js';
 
 const PICTURE = /\.(png|jpe?g|gif|svg|bmp|webp|tiff?)$/i;
 const QUOTED_PATH = /No such file or directory: '([^']+)'/;
@@ -30,24 +31,12 @@ export function missingPicture(ename: string, evalue: string): string | undefine
   return path && PICTURE.test(path) ? path : undefined;
 }
 
-/** The cell's statements: comments and blank lines dropped, bracketed continuations joined. */
+/** The cell's logical lines (the project's one splitter), comments dropped, continuation lines joined. */
 function statements(source: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  let depth = 0;
-  for (const raw of source.split('\n')) {
-    const line = raw.replace(/#.*$/, '').trim();
-    if (!line) continue;
-    current = current ? `${current} ${line}` : line;
-    for (const ch of line) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
-    if (depth <= 0 && !line.endsWith('\\')) {
-      out.push(current);
-      current = '';
-      depth = 0;
-    }
-  }
-  if (current) out.push(current);
-  return out;
+  const starts = logicalLineRanges(source).map(([start]) => start);
+  return starts
+    .map((start, k) => source.slice(start, starts[k + 1] ?? source.length).split('\n').map((l) => l.replace(/#.*$/, '').trim()).filter(Boolean).join(' '))
+    .filter(Boolean);
 }
 
 function isPictureOutput(o: Output): boolean {
