@@ -5,7 +5,7 @@
  * default; text and images are reported, not judged.
  */
 import { sourceText, type CodeCell, type Notebook } from '../../core/notebook.js';
-import { cellNumbers } from './numbers.js';
+import { cellNumbers, type NumberLine } from './numbers.js';
 import { outOfOrderCells } from './order.js';
 import { withoutStaleResult } from './extract.js';
 import { hasStatements, showsLibraryDocs } from './stale-results.js';
@@ -44,22 +44,16 @@ export function storedOutputsOracle(original: Notebook, current: Notebook, opts:
     const r = compareCell(i, orig, cur, tolerance, sourceText(c.source));
     // A cell that showed nothing in either run has nothing to report.
     if (!stale.length && r.report.verdict === 'not-compared' && !orig.hasError && orig.images === 0 && orig.textLines.length === 0 && !cur?.images && !cur?.lines.length && !cur?.tables.length) return;
-    if (other && skippedHere(other) && r.report.verdict !== 'not-compared') {
-      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: `not run here (${skippedHere(other)}): its stored outputs are not judged` };
-      r.comparisons = orig.lines.flatMap((l) => l.numbers.map((v) => ({ cell: i, original: v, new: null, relDiff: null, ok: true, unjudged: 'skipped' as const, context: l.raw })));
-      cells.push(r.report);
-      comparisons.push(...r.comparisons);
-      return;
-    }
+    // Stored numbers this run cannot produce, listed unjudged with the reason, and the cell not compared.
+    const unjudged = (lines: readonly NumberLine[], why: 'skipped' | 'unreachable', note: string): void => {
+      cells.push({ ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note });
+      comparisons.push(...lines.flatMap((l) => l.numbers.map((v) => ({ cell: i, original: v, new: null, relDiff: null, ok: true, unjudged: why, context: l.raw }))));
+    };
+    const notRun = other ? skippedHere(other) : undefined;
+    if (notRun && r.report.verdict !== 'not-compared') return unjudged(orig.lines, 'skipped', `not run here (${notRun}): its stored outputs are not judged`);
     const after = other ? unreachableAfter(other) : undefined;
-    if (after !== undefined) {
-      // Its stored results are out of reach in any run that keeps the author's own error upstream.
-      r.report = { ...r.report, verdict: 'not-compared', compared: 0, mismatched: 0, unpaired: 0, note: `the author's own error in cell ${after} leaves this cell unable to run: its stored results are not judged` };
-      r.comparisons = [...orig.lines, ...stale].flatMap((l) => l.numbers.map((v) => ({ cell: i, original: v, new: null, relDiff: null, ok: true, unjudged: 'unreachable' as const, context: l.raw })));
-      cells.push(r.report);
-      comparisons.push(...r.comparisons);
-      return;
-    }
+    // Its stored results are out of reach in any run that keeps the author's own error upstream.
+    if (after !== undefined) return unjudged([...orig.lines, ...stale], 'unreachable', `the author's own error in cell ${after} leaves this cell unable to run: its stored results are not judged`);
     // Outputs stored under a cell whose source was later deleted, or commented out line by line (an
     // author keeping a slow search's code but not running it again), cannot come back.
     if (r.report.verdict !== 'not-compared' && !hasStatements(sourceText(c.source))) {
