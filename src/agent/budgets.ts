@@ -14,8 +14,13 @@ export const DEFAULT_BUDGETS: Budgets = { maxFixes: 16, spendCapUsd: 1.0, maxWal
 export function budgetStop(b: Budgets, state: { fixes: number; spentUsd: number; startedAt: number }): StopReason | undefined {
   if (state.fixes >= b.maxFixes) return 'max-fixes';
   if (state.spentUsd >= b.spendCapUsd) return 'spend-cap';
-  if ((Date.now() - state.startedAt) / 1000 >= b.maxWallS) return 'max-wall-time';
+  if (wallSpent(b, state.startedAt)) return 'max-wall-time';
   return undefined;
+}
+
+/** The wall budget is used up (fixes and skips both stop on it). */
+export function wallSpent(b: Budgets, startedAt: number): boolean {
+  return (Date.now() - startedAt) / 1000 >= b.maxWallS;
 }
 
 /**

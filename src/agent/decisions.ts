@@ -14,7 +14,7 @@ import { neverRunOverwriter } from './never-run-overwriter.js';
 import { absentPictureExcuse } from './absent-picture.js';
 import { missingLabel } from './earlier-run-cells.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
-import { budgetStop, type Budgets } from './budgets.js';
+import { budgetStop, wallSpent, type Budgets } from './budgets.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { RunState } from './environment.js';
 import type { RunMode } from './events.js';
@@ -54,7 +54,7 @@ export function nextMove(input: {
  * the loop stops instead, as it would before a fix.
  */
 export function wallStop(budgets: Budgets, startedAt: number, why: string): Stop | undefined {
-  return (Date.now() - startedAt) / 1000 >= budgets.maxWallS ? { reason: 'max-wall-time', detail: `max-wall-time reached (${why})` } : undefined;
+  return wallSpent(budgets, startedAt) ? { reason: 'max-wall-time', detail: `max-wall-time reached (${why})` } : undefined;
 }
 
 /**
