@@ -61,70 +61,50 @@ function* renameParamValues(ctx: CellContext, classes: string[], param: string, 
   }
 }
 
-const crossValidation = rule({
-  id: 'sklearn-cross-validation-module',
-  triggers: ['cross_validation'],
-  library: 'scikit-learn',
-  title: 'sklearn.cross_validation',
-  old: 'from sklearn.cross_validation import train_test_split',
-  new: 'from sklearn.model_selection import train_test_split',
-  removedIn: '0.20',
-  errors: [noModule('sklearn.cross_validation')],
-  link: WN('0.20', '#sklearn-model-selection'),
-  message: 'sklearn.cross_validation was removed in scikit-learn 0.20; use sklearn.model_selection',
-  fixtures: [{
-    before: 'from sklearn.cross_validation import train_test_split, cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\na, b, c, d = train_test_split(X, y, test_size=0.5, random_state=0)\nprint(len(a), len(cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=3)))',
-    after: 'from sklearn.model_selection import train_test_split, cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\na, b, c, d = train_test_split(X, y, test_size=0.5, random_state=0)\nprint(len(a), len(cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=3)))',
-    expect: '75 3',
-    beforeError: 'ModuleNotFoundError',
-  }],
-  *find(ctx) {
-    yield* moveModules(ctx, { 'sklearn.cross_validation': 'sklearn.model_selection' });
-  },
+/**
+ * sklearn.cross_validation, grid_search and learning_curve were one change: 0.18 gathered them into
+ * sklearn.model_selection and 0.20 removed them. The repair is the same for each (the import's module
+ * is renamed), so one rule shape serves all three; each keeps its own id and fixture.
+ */
+function modelSelectionMove({ id, module, example, ...fixture }: { id: string; module: string; example: string; before: string; after: string; expect: string }): Rule {
+  const from = `sklearn.${module}`;
+  return rule({
+    id,
+    triggers: [module],
+    library: 'scikit-learn',
+    title: from,
+    old: `from ${from} import ${example}`,
+    new: `from sklearn.model_selection import ${example}`,
+    removedIn: '0.20',
+    errors: [noModule(from)],
+    link: WN('0.20', '#sklearn-model-selection'),
+    message: `${from} was removed in scikit-learn 0.20; use sklearn.model_selection`,
+    fixtures: [{ ...fixture, beforeError: 'ModuleNotFoundError' }],
+    *find(ctx) {
+      yield* moveModules(ctx, { [from]: 'sklearn.model_selection' });
+    },
+  });
+}
+
+const crossValidation = modelSelectionMove({
+  id: 'sklearn-cross-validation-module', module: 'cross_validation', example: 'train_test_split',
+  before: 'from sklearn.cross_validation import train_test_split, cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\na, b, c, d = train_test_split(X, y, test_size=0.5, random_state=0)\nprint(len(a), len(cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=3)))',
+  after: 'from sklearn.model_selection import train_test_split, cross_val_score\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\na, b, c, d = train_test_split(X, y, test_size=0.5, random_state=0)\nprint(len(a), len(cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=3)))',
+  expect: '75 3',
 });
 
-const gridSearch = rule({
-  id: 'sklearn-grid-search-module',
-  triggers: ['grid_search'],
-  library: 'scikit-learn',
-  title: 'sklearn.grid_search',
-  old: 'from sklearn.grid_search import GridSearchCV',
-  new: 'from sklearn.model_selection import GridSearchCV',
-  removedIn: '0.20',
-  errors: [noModule('sklearn.grid_search')],
-  link: WN('0.20', '#sklearn-model-selection'),
-  message: 'sklearn.grid_search was removed in scikit-learn 0.20; use sklearn.model_selection',
-  fixtures: [{
-    before: "from sklearn.grid_search import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(g.best_params_)",
-    after: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(g.best_params_)",
-    expect: "{'max_depth': 3}",
-    beforeError: 'ModuleNotFoundError',
-  }],
-  *find(ctx) {
-    yield* moveModules(ctx, { 'sklearn.grid_search': 'sklearn.model_selection' });
-  },
+const gridSearch = modelSelectionMove({
+  id: 'sklearn-grid-search-module', module: 'grid_search', example: 'GridSearchCV',
+  before: "from sklearn.grid_search import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(g.best_params_)",
+  after: "from sklearn.model_selection import GridSearchCV\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\ng = GridSearchCV(DecisionTreeClassifier(random_state=0), {'max_depth': [1, 3]}, cv=3).fit(X, y)\nprint(g.best_params_)",
+  expect: "{'max_depth': 3}",
 });
 
-const learningCurveModule = rule({
-  id: 'sklearn-learning-curve-module',
-  triggers: ['learning_curve'],
-  library: 'scikit-learn',
-  title: 'sklearn.learning_curve',
-  old: 'from sklearn.learning_curve import learning_curve',
-  new: 'from sklearn.model_selection import learning_curve',
-  removedIn: '0.20',
-  errors: [noModule('sklearn.learning_curve')],
-  link: WN('0.20', '#sklearn-model-selection'),
-  message: 'sklearn.learning_curve was removed in scikit-learn 0.20; use sklearn.model_selection',
-  fixtures: [{
-    before: 'from sklearn.learning_curve import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nsizes, tr, te = learning_curve(GaussianNB(), X, y, cv=3, train_sizes=[0.5, 1.0])\nprint(list(sizes))',
-    after: 'from sklearn.model_selection import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nsizes, tr, te = learning_curve(GaussianNB(), X, y, cv=3, train_sizes=[0.5, 1.0])\nprint(list(sizes))',
-    expect: '[np.int64(50), np.int64(100)]',
-    beforeError: 'ModuleNotFoundError',
-  }],
-  *find(ctx) {
-    yield* moveModules(ctx, { 'sklearn.learning_curve': 'sklearn.model_selection' });
-  },
+const learningCurveModule = modelSelectionMove({
+  id: 'sklearn-learning-curve-module', module: 'learning_curve', example: 'learning_curve',
+  before: 'from sklearn.learning_curve import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nsizes, tr, te = learning_curve(GaussianNB(), X, y, cv=3, train_sizes=[0.5, 1.0])\nprint(list(sizes))',
+  after: 'from sklearn.model_selection import learning_curve\nfrom sklearn.naive_bayes import GaussianNB\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nsizes, tr, te = learning_curve(GaussianNB(), X, y, cv=3, train_sizes=[0.5, 1.0])\nprint(list(sizes))',
+  expect: '[np.int64(50), np.int64(100)]',
 });
 
 /** A use of a cross-validation iterator that iterates it: `for a in cv`, `enumerate(cv)`, `list(cv)`. */
