@@ -14,9 +14,8 @@
  * search passes `iid=True` (the keyword itself is gone: sklearn-removed-parameters drops it), and not
  * where every search passes `iid=False`.
  */
-import type { Rule, RuleMatch } from './types.js';
-import { rule } from './helpers.js';
-import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
+import type { Rule } from './types.js';
+import { sklearnPre022ShimRule } from './sklearn-pre022-shim.js';
 
 const MARK = '_sk_search_';
 
@@ -48,12 +47,6 @@ const SEARCH_CALL = /\b(?:GridSearchCV|RandomizedSearchCV)\s*\(/g;
 const IID_TRUE = /\biid\s*=\s*True\b|['"]iid['"]\s*:\s*True\b/;
 const IID_FALSE = /\biid\s*=\s*False\b|['"]iid['"]\s*:\s*False\b/g;
 
-const SHIM: ShimSpec = {
-  mark: MARK,
-  text: SEARCH_IID_SHIM,
-  qualifies: importOf('sklearn'),
-};
-
 const FIXTURE = [
   'import numpy as np',
   'from sklearn.model_selection import GridSearchCV, KFold',
@@ -64,39 +57,24 @@ const FIXTURE = [
   "print(round(g.best_score_, 4), np.round(g.cv_results_['std_test_score'], 4).tolist())",
 ].join('\n');
 
-const MESSAGE = "GridSearchCV / RandomizedSearchCV weighted each fold's test score by the fold's size until scikit-learn 0.22 (iid=True; removed in 0.24): mean_test_score, best_score_ and the ranking move where folds differ in size; the notebook's run used the weighted means";
-
-export const sklearnSearchIid: Rule = rule({
+export const sklearnSearchIid: Rule = sklearnPre022ShimRule({
   id: 'sklearn-pin-search-iid',
-  triggers: ['sklearn'],
-  library: 'scikit-learn',
   title: "a search's fold scores weighted by test-fold size (iid=True, default until 0.22)",
   old: 'GridSearchCV(clf, grid, cv=5)',
   new: 'GridSearchCV(clf, grid, cv=5)  # with the test means weighted by fold size',
-  kind: 'score-calibration',
-  shim: true,
-  changedIn: '0.22',
-  link: 'https://scikit-learn.org/stable/whats_new/v0.22.html#sklearn-model-selection',
-  message: MESSAGE,
-  fixtures: [{
-    // 20 rows in 3 folds (7, 7, 6): the weighted mean is the share of all 20 predictions that are right.
-    before: FIXTURE,
-    after: FIXTURE.replace('GridSearchCV, KFold\n', `GridSearchCV, KFold\n${SEARCH_IID_SHIM}\n`),
-    expect: '0.6 [0.0436, 0.0436, 0.0436]',
-    beforeOutcome: 'differs',
-    context: { era: { versions: { 'scikit-learn': '0.20.3' } } },
-  }],
-  *find(ctx): Generator<RuleMatch> {
+  mark: MARK,
+  shim: SEARCH_IID_SHIM,
+  message: "GridSearchCV / RandomizedSearchCV weighted each fold's test score by the fold's size until scikit-learn 0.22 (iid=True; removed in 0.24): mean_test_score, best_score_ and the ranking move where folds differ in size; the notebook's run used the weighted means",
+  // 20 rows in 3 folds (7, 7, 6): the weighted mean is the share of all 20 predictions that are right.
+  fixture: { text: FIXTURE, afterImport: 'GridSearchCV, KFold\n', expect: '0.6 [0.0436, 0.0436, 0.0436]', era: '0.20.3' },
+  why(ctx) {
     const iid = ctx.nb.memo('search-iid', (): 'true' | 'default' | undefined => {
       const text = ctx.nb.cells.map((c) => c.source).join('\n');
       const searches = text.match(SEARCH_CALL)?.length ?? 0;
       if (!searches || (text.match(IID_FALSE)?.length ?? 0) >= searches) return undefined;
       return IID_TRUE.test(text) ? 'true' : 'default';
     });
-    const why = iid === 'true' ? 'a search passes iid=True'
+    return iid === 'true' ? 'a search passes iid=True'
       : iid === 'default' && ctx.nb.info.era.predates('scikit-learn', '0.22') ? ctx.nb.info.era.why('scikit-learn', '0.22') : undefined;
-    if (!why) return;
-    const m = shimAfterImport(ctx, SHIM);
-    if (m) yield { ...m, message: `${MESSAGE} (${why})` };
   },
 });

@@ -15,9 +15,8 @@
  * its errors. Era-certain where the notebook predates 0.22; otherwise a drift candidate, kept only
  * when the run then agrees with the stored outputs, offered for drifts the cross-validation calls feed.
  */
-import type { Rule, RuleMatch } from './types.js';
-import { rule } from './helpers.js';
-import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
+import type { Rule } from './types.js';
+import { sklearnPre022ShimRule } from './sklearn-pre022-shim.js';
 
 const MARK = '_sk_split_';
 
@@ -49,12 +48,6 @@ export const STRATIFIED_SPLITTERS: readonly string[] = [
 
 const USES = new RegExp(`\\b(${STRATIFIED_SPLITTERS.join('|')})\\(`);
 
-const SHIM: ShimSpec = {
-  mark: MARK,
-  text: PRE_022_FOLDS,
-  qualifies: importOf('sklearn'),
-};
-
 const FIXTURE = [
   'import numpy as np',
   'from sklearn.model_selection import cross_val_score, StratifiedKFold',
@@ -67,32 +60,19 @@ const FIXTURE = [
   'print(folds, np.round(s, 2).tolist())',
 ].join('\n');
 
-const MESSAGE = "StratifiedKFold (also what an integer cv means for a classifier) assigns different folds since scikit-learn 0.22 (#14704): cross-validated scores, their spread and any best parameter over them move; the notebook's run used the per-class KFold assignment";
-
-export const sklearnStratifiedKFoldPre022: Rule = rule({
+export const sklearnStratifiedKFoldPre022: Rule = sklearnPre022ShimRule({
   id: 'sklearn-pin-stratified-kfold-folds',
-  triggers: ['sklearn'],
-  library: 'scikit-learn',
   title: 'StratifiedKFold fold assignment (0.22 reimplementation)',
   old: 'cross_val_score(clf, X, y, cv=10)',
   new: "cross_val_score(clf, X, y, cv=10)  # with StratifiedKFold's pre-0.22 folds",
-  kind: 'score-calibration',
-  shim: true,
-  changedIn: '0.22',
-  link: 'https://scikit-learn.org/stable/whats_new/v0.22.html#sklearn-model-selection',
-  message: MESSAGE,
-  fixtures: [{
-    // Unshuffled folds, and shuffled ones (the one random state handed to each class's KFold in turn, as 0.21 did).
-    before: FIXTURE,
-    after: FIXTURE.replace('StratifiedKFold\n', `StratifiedKFold\n${PRE_022_FOLDS}\n`),
-    expect: '[[0, 1, 2, 7, 8], [3, 4, 9, 10], [5, 6, 11]] [0.45, 0.64, 0.67, 0.67]',
-    beforeOutcome: 'differs',
-    context: { era: { versions: { 'scikit-learn': '0.21.3' } } },
-  }],
-  *find(ctx): Generator<RuleMatch> {
-    if (!ctx.nb.info.era.predates('scikit-learn', '0.22')) return;
-    if (!ctx.nb.memo('skf-splits', () => ctx.nb.cells.some((c) => USES.test(c.source)))) return;
-    const m = shimAfterImport(ctx, SHIM);
-    if (m) yield { ...m, message: `${MESSAGE} (${ctx.nb.info.era.why('scikit-learn', '0.22')})` };
+  mark: MARK,
+  shim: PRE_022_FOLDS,
+  message: "StratifiedKFold (also what an integer cv means for a classifier) assigns different folds since scikit-learn 0.22 (#14704): cross-validated scores, their spread and any best parameter over them move; the notebook's run used the per-class KFold assignment",
+  // Unshuffled folds, and shuffled ones (the one random state handed to each class's KFold in turn, as 0.21 did).
+  fixture: { text: FIXTURE, afterImport: 'StratifiedKFold\n', expect: '[[0, 1, 2, 7, 8], [3, 4, 9, 10], [5, 6, 11]] [0.45, 0.64, 0.67, 0.67]', era: '0.21.3' },
+  why(ctx) {
+    if (!ctx.nb.info.era.predates('scikit-learn', '0.22')) return undefined;
+    if (!ctx.nb.memo('skf-splits', () => ctx.nb.cells.some((c) => USES.test(c.source)))) return undefined;
+    return ctx.nb.info.era.why('scikit-learn', '0.22');
   },
 });
