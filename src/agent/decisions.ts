@@ -9,7 +9,7 @@ import { missingPath } from '../fixers/rules/missing-path.js';
 import { localModuleMissing } from '../executor/project-files.js';
 import { sourceText, type Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
-import { unboundName } from './unbound-name.js';
+import { MAX_UNBOUND_SKIPS, unboundLeafExcuse, unboundName } from './unbound-name.js';
 import { neverRunOverwriter } from './never-run-overwriter.js';
 import { absentPictureExcuse } from './absent-picture.js';
 import { missingLabel } from './earlier-run-cells.js';
@@ -190,6 +190,8 @@ export function stuckMove(input: {
   runOrder?: readonly number[];
   /** The environment can skip a cell (Environment.excuse); without it nothing is skipped. */
   canSkip?: boolean;
+  /** Cells already skipped for reading a name no cell binds (unbound-name.unboundLeafExcuse). */
+  unboundSkips?: number;
 }): StuckMove {
   const { diagnosis: d, stop, neverRun } = input;
   const unfinished = input.unfinished && excuseUnfinished(d, stop, input.unfinished);
@@ -197,6 +199,9 @@ export function stuckMove(input: {
   // A cell that only shows a picture file the author's repository held (absent-picture.ts).
   const picture = input.canSkip && d.error && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable') ? absentPictureExcuse(input.notebook, d.cell, d.error) : undefined;
   if (picture) return { kind: 'excuse', cell: d.cell, expected: picture };
+  // A recorded cell that reads a name no cell binds, and that no later cell depends on (unbound-name.ts).
+  const leaf = input.canSkip && d.error && stop.reason === 'unfixable' && (input.unboundSkips ?? 0) < MAX_UNBOUND_SKIPS ? unboundLeafExcuse(input.notebook, d.cell, d.error, input.runOrder) : undefined;
+  if (leaf) return { kind: 'excuse', cell: d.cell, expected: leaf };
   if (!neverRun) return { kind: 'stop', stop };
   const excused = excuseNeverRun(d, stop, neverRun);
   if (excused) return { kind: 'excuse', cell: d.cell, expected: excused };

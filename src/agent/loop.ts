@@ -45,6 +45,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   let checkedFor: string | undefined; // the code version whose drift a second clean run already checked
   const draws = new UnseededDrift();
   const overwritersSkipped = new Set<number>(); // never-run cells skipped for rebinding what a recorded cell reads
+  let unboundSkips = 0; // recorded cells skipped for reading a name no cell binds
   let step = 0;
   try {
     let state = await runner.execute('full', 0);
@@ -150,9 +151,10 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       }
       if (!patch) {
         // Skip a never-run cell (the failing one, or one above that rebinds what it reads), or stop.
-        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder, canSkip: !!env.excuse });
+        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder, canSkip: !!env.excuse, unboundSkips });
         if (next.kind === 'stop') return done(next.stop);
         if (next.expected.overwrites) overwritersSkipped.add(next.cell);
+        if (next.expected.unbound) unboundSkips++;
         state = await excuse(next.cell, next.expected);
         continue;
       }

@@ -264,6 +264,22 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it("a recorded cell that reads a name no cell binds (the author's deleted code) and that no later cell depends on: skipped and named; the cells after it still run and are judged", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook(['x = 20', 'print("corr", corrmat.shape)', 'print("after", x + 1)']), { 1: 'corr (3, 3)\n', 2: 'after 21\n' }), [1, 2, 3]);
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /cells that read a name no cell of the notebook binds .*: cell 1 \(corrmat\)/);
+    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 1 && e.expected.skipped && e.expected.unbound === 'corrmat'));
+    assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
+  });
+
+  it('a recorded cell that reads a name no cell binds, and binds what a later cell reads: unfixable, not skipped', async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook(['x = 20', 'top = corrmat.shape', 'print("after", top)']), { 2: 'after (3, 3)\n' }), [1, 2, 3]);
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'not-reproduced', report.reason);
+    assert.equal(report.stopReason, 'unfixable');
+  });
+
   it('a cell the author never ran runs here but rebinds what a recorded cell reads, which then fails: skipped, named, the recorded cell gets the binding of the author\'s run', async () => {
     // `x = impute(x)` with a function that returns None: the never-run cell itself does not fail.
     const nb = neverRunBetween('def impute(v):\n    v + 1\nx = impute(x)');
