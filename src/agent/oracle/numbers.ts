@@ -51,6 +51,9 @@ const SKIP_LINE = [
   /\bper loop\b|\bloops?, best of\b|\bmean ± std\b/i,
   /\bmemory usage\b/i,
   /\d+%\|/, // tqdm
+  // tqdm drawn without its bar (a notebook widget's text, a downloader's log): elapsed<remaining, and any transfer rate
+  /\[\d+:\d{2}(:\d{2})?<[\d:?]+/,
+  /(?<![\w.])\d+(\.\d+)?\s?[kKMG]i?B\/s\b/,
   /\[[=>.\-]{5,}\]/, // keras progress
   /\bETA\b|\bit\/s\b|\bs\/it\b/,
   /\.(py|pyx|c|cc|cpp|cu|h|hpp):\d+|File ".*", line \d+/, // source references (warnings, native library logs)

@@ -33,6 +33,8 @@ test('numbers: timings, dates, memory, addresses, reprs, progress bars and \\r r
     '<matplotlib.axes._subplots.AxesSubplot at 0x11fd279d0>',
     'Fitted in 3.2s with loss 0.31',
     ' 45%|████▌     | 45/100 [00:01<00:02, 30.1it/s]',
+    '100% 450k/450k [00:01<00:00, 384kB/s]',
+    'Downloading train.csv: 61.2 kB at 1.5 MB/s',
     'Epoch 1/2\r 32/891 [>.....] - ETA: 3s\r891/891 [==============================] - 1s - loss: 0.5',
     'Out[7]: 12',
   ].join('\n');
