@@ -298,6 +298,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-pin-groupby-sum-min-count': 'PD140',
   'pandas-to-dict-orient-abbreviation': 'PD147',
   'pandas-list-agg-nuisance-columns': 'PD148',
+  'pandas-dropna-how-and-thresh': 'PD149',
   'pandas-getitem-int-positions-at-error': 'PD141',
   'pandas-pin-display-min-rows': 'PD142',
   'pandas-loc-one-element-value': 'PD143',
