@@ -8,13 +8,16 @@
  */
 import { sourceText, type Notebook } from '../core/notebook.js';
 import type { ExpectedError } from '../core/run-result.js';
-import { analyzeNotebook } from '../fixers/python/defuse.js';
+import { analyzeNotebook, type NotebookDefUse } from '../fixers/python/defuse.js';
 
 const PY2_BUILTINS = new Set(['unicode', 'xrange', 'raw_input', 'reduce', 'file', 'long', 'basestring', 'unichr', 'execfile', 'cmp', 'reload', 'buffer', 'apply', 'intern', 'coerce']);
 const INVISIBLE_BINDING = /^\s*%(run|store)\b|^\s*from\s+\S+\s+import\s+\*|\bexec\s*\(|\bexecfile\s*\(|\bglobals\s*\(\s*\)\s*\[|\bglobals\s*\(\s*\)\s*\.update|\bvars\s*\(\s*\)\s*\[|\bsetattr\s*\(\s*(sys\.modules|__builtins__)/m;
 
-/** The name a NameError names, when no cell binds it and nothing could bind it invisibly. */
-export function unboundName(nb: Notebook, error: { ename: string; evalue: string }): string | undefined {
+/**
+ * The name a NameError names, when no cell binds it and nothing could bind it invisibly. `du`, the
+ * notebook's def-use analysis, when the caller needs it too (it is the costly part: every cell parsed).
+ */
+export function unboundName(nb: Notebook, error: { ename: string; evalue: string }, du?: () => NotebookDefUse): string | undefined {
   if (error.ename !== 'NameError') return undefined;
   const name = /name '(\w+)' is not defined/.exec(error.evalue)?.[1];
   if (!name || PY2_BUILTINS.has(name)) return undefined;
@@ -24,7 +27,7 @@ export function unboundName(nb: Notebook, error: { ename: string; evalue: string
   // loop target anywhere may be one of those, which a rule could still repair.
   const loopTarget = new RegExp(`\\bfor\\s+[\\w\\s,()]*\\b${name}\\b[\\w\\s,()]*\\bin\\b`);
   if (sources.some((s) => loopTarget.test(s))) return undefined;
-  const analysis = analyzeNotebook(nb);
+  const analysis = du ? du() : analyzeNotebook(nb);
   if (analysis.cells.some((c) => c.hasSyntaxErrors || c.defines.includes(name))) return undefined;
   return name;
 }
@@ -43,9 +46,12 @@ export const MAX_UNBOUND_SKIPS = 3;
  * on still stops the run as `unfixable`.
  */
 export function unboundLeafExcuse(nb: Notebook, cell: number, error: { ename: string; evalue: string }, order?: readonly number[]): ExpectedError | undefined {
-  const name = unboundName(nb, error);
-  if (!name || nb.cells[cell]?.cell_type !== 'code' || nb.cells[cell]!.execution_count == null) return undefined;
-  const du = analyzeNotebook(nb);
+  if (nb.cells[cell]?.cell_type !== 'code' || nb.cells[cell]!.execution_count == null) return undefined;
+  let analysis: NotebookDefUse | undefined;
+  const analyze = (): NotebookDefUse => (analysis ??= analyzeNotebook(nb));
+  const name = unboundName(nb, error, analyze);
+  if (!name) return undefined;
+  const du = analyze();
   const failing = du.byCell.get(cell);
   if (!failing || failing.hasSyntaxErrors) return undefined;
   const pos = (c: number): number => (order ? order.indexOf(c) : c);
