@@ -68,8 +68,13 @@ export function pairTables(a: Table[], b: Table[]): Array<[number, number]> {
       const rows = new Set(tb.rows.map((r) => r.label));
       const commonRows = ta.rows.filter((r) => rows.has(r.label)).length;
       const commonCols = columnPairs(ta, tb).pairs.length;
-      // Empty frames (0 rows, a shape note) pair on their columns.
-      const score = ta.rows.length === 0 && tb.rows.length === 0 ? commonCols : commonRows * commonCols;
+      // Empty frames (0 rows, a shape note) pair on their columns. So do frames with the same
+      // columns and no row label in common (a head() of another cut through a tie, a changed
+      // top-N), below any pairing that shares rows: compareTables then tells a tie from a change.
+      const sameColumns = commonCols > 0 && commonCols === ta.columns.length && commonCols === tb.columns.length;
+      const score = ta.rows.length === 0 && tb.rows.length === 0 ? commonCols
+        : commonRows > 0 ? commonRows * commonCols
+        : sameColumns ? 0.5 : 0;
       if (score > bestScore) { best = j; bestScore = score; }
     });
     if (best >= 0) { used.add(best); pairs.push([i, best]); }

@@ -8,13 +8,22 @@ import type { Table, TableRow } from './tables.js';
 import { columnPairs } from './align.js';
 import { MAX_LINES_PER_CELL, type Comparison } from './types.js';
 
-/** 1 (-1) when the table's rows are in non-decreasing (non-increasing) order of column k, with at least 3 numbers; else 0. */
+/**
+ * 1 (-1) when the table's rows are in non-decreasing (non-increasing) order of column k, with at
+ * least 3 numbers; 2 when they are all equal (a head() cut inside one tie: `groupby(...).mean()
+ * .sort_values(ascending=False).head()` where many groups share the top value); else 0.
+ */
 function sortedOn(t: Table, k: number): number {
   const vs = t.rows.map((r) => tableCellNumbers(r.cells[k] ?? '')[0]);
   if (vs.length < 3 || vs.some((v) => v === undefined)) return 0;
   const up = vs.every((v, i) => i === 0 || v! >= vs[i - 1]!);
   const down = vs.every((v, i) => i === 0 || v! <= vs[i - 1]!);
-  return up === down ? 0 : up ? 1 : -1;
+  return up && down ? 2 : up ? 1 : down ? -1 : 0;
+}
+
+/** Both tables ordered the same way on a column (all equal fits either direction). */
+function sameOrder(a: number, b: number): boolean {
+  return a !== 0 && b !== 0 && (a === b || a === 2 || b === 2);
 }
 
 /**
@@ -63,7 +72,7 @@ export function compareTables(cell: number, a: Table, b: Table, tolerance: numbe
     for (const r of missing) { const o = extra.find((x) => !taken.has(x) && sameValues(r, x)); if (o) use(r, o); }
     // Both tables sorted on a column (a sort_values().head(n)): a row that replaced one with the
     // same value in that column is a tie cut off at another place, not a change.
-    const sortKeys = cols.filter(([k, m]) => sortedOn(a, k) !== 0 && sortedOn(a, k) === sortedOn(b, m));
+    const sortKeys = cols.filter(([k, m]) => sameOrder(sortedOn(a, k), sortedOn(b, m)));
     const restB = extra.filter((o) => !taken.has(o));
     missing.filter((r) => !partner.has(r)).forEach((r, n) => {
       const o = restB[n];

@@ -204,6 +204,26 @@ test('tables: sort_values().head(n) cut inside a tie picks other rows; that is r
   assert.equal(storedOutputsOracle(o2, n2).matches, false);
 });
 
+test('tables: a head() of rows all tied on the sorted column (every group at 1.0) picks other rows; not judged', () => {
+  // groupby(...).mean().sort_values(ascending=False).head(): many groups share the top value and
+  // which of them head() shows depends on the sort algorithm, which changed between pandas versions.
+  const frame = (rows: Array<[string, string, string]>) => htmlFrame(['Ticket', 'Survived'], rows);
+  const plain = (rows: Array<[string, string, string]>) => ['     Ticket  Survived', ...rows.map((r) => `${r[0].padEnd(4)} ${r[1].padStart(7)}       ${r[2]}`)].join('\n');
+  const A: Array<[string, string, string]> = [['0', '110152', '1.0'], ['180', '26360', '1.0'], ['483', '386525', '1.0'], ['479', '382651', '1.0'], ['151', '244373', '1.0']];
+  const B: Array<[string, string, string]> = [['7', '111361', '1.0'], ['14', '112053', '1.0'], ['278', '330923', '1.0'], ['279', '330931', '1.0'], ['280', '330932', '1.0']];
+  const [o, n] = pair([[result(plain(A), { 'text/html': frame(A) })]], [[result(plain(B), { 'text/html': frame(B) })]]);
+  const v = storedOutputsOracle(o, n);
+  assert.equal(v.matches, true, String(v.details.reason));
+  assert.equal(cellsOf(v)[0]!.tables!.rowsReplaced.length, 5);
+  // Rows that replaced others with another value in that column are a change.
+  const C = B.map((r, k) => (k === 4 ? [r[0], r[1], '0.5'] : r) as [string, string, string]);
+  const [o2, n2] = pair([[result(plain(A), { 'text/html': frame(A) })]], [[result(plain(C), { 'text/html': frame(C) })]]);
+  assert.equal(storedOutputsOracle(o2, n2).matches, false);
+  // Fewer than three rows say nothing about a sort: judged.
+  const [o3, n3] = pair([[result(plain(A.slice(0, 2)), { 'text/html': frame(A.slice(0, 2)) })]], [[result(plain(B.slice(0, 2)), { 'text/html': frame(B.slice(0, 2)) })]]);
+  assert.equal(storedOutputsOracle(o3, n3).matches, false);
+});
+
 test('HTML tables: renamed columns pair by position; a table on one side only falls back to text/plain', () => {
   // pandas 2 names value_counts().to_frame() "count" where pandas 1 named it after the column.
   const [o, n] = pair(
