@@ -575,6 +575,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'env-ipython-display-all': 'ENV007',
   'py-nbsp-in-code': 'ENV008',
   'py-dangling-from-import': 'ENV009',
+  'env-plotly-online-to-offline': 'ENV010',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',
