@@ -20,6 +20,7 @@ import { analyzeNotebook, dependentCells } from '../fixers/python/defuse.js';
 import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
 import { editedLiteralPatches } from '../fixers/rules/edited-literal.js';
 import { earlierSessionPatch } from './earlier-session.js';
+import { authorOrderDriftCandidates } from './drift-order.js';
 import { LINEAR_REGRESSION, sklearnLinearRegressionRank } from '../fixers/rules/sklearn-linear-regression-rank.js';
 import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/rules/sklearn-stratified-kfold.js';
 import { IID_SEARCHES, sklearnSearchIid } from '../fixers/rules/sklearn-search-iid.js';
@@ -112,7 +113,9 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const edited = await editedLiteralPatches(notebook, d.original, target);
       // Cells the author ran before a kernel restart and not after it (earlier-session.ts), last.
       const session = d.original ? earlierSessionPatch(notebook, d.original, target) : undefined;
-      const candidates = distinctCandidates([...pins, ...(ix ? [ix] : []), ...edited.map((e) => ({ ...e, fromRecord: true })), ...(session ? [session] : [])], p.isNew);
+      // Cells run out of order by the author around the drifted one, in the author's order (drift-order.ts), last.
+      const order = d.original ? authorOrderDriftCandidates(d.original, notebook, target, p.runOrder) : [];
+      const candidates = distinctCandidates([...pins, ...(ix ? [ix] : []), ...edited.map((e) => ({ ...e, fromRecord: true })), ...(session ? [session] : []), ...order], p.isNew);
       if (!candidates.length) return undefined;
       return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs, c) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs, { earliestFirst: !!c.fromRecord }) };
     },

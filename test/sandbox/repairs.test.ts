@@ -148,6 +148,19 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.match(fix.summary, /run cell 1 \[20\] after cell 4 \[5\].*changes y, which cell 3 reads through the cells that feed it/);
   });
 
+  it("a drift the author's order explains: a cell above, run much later, changed the frame a cell below showed first; run in the author's order, the stored outputs agree", async () => {
+    const cells = [
+      "import pandas as pd\ntest = pd.DataFrame({'Fare': [7.8292, 7.0, 9.6875]})",
+      "test['Fare'] = test['Fare'].astype('int')",
+      "print(test['Fare'].tolist())",
+      "print(test['Fare'].sum())",
+    ];
+    // The author printed the fares at [5], converted them at [10] (five counts later: judged), then summed.
+    const fix = await reproducedByOrder(cells, { 2: '[7.8292, 7.0, 9.6875]\n', 3: '23\n' }, [1, 10, 5, 11]);
+    assert.equal(fix.type, 'score-calibration');
+    assert.match(fix.summary, /run cell 1 \[10\] after cell 2 \[5\].*changes test, which cell 2 reads/);
+  });
+
   it("the author's run-up ran a cell a second time (a cell between reads what it binds): run again before the failing cell, not moved", async () => {
     const cells = ["import pandas as pd\ntrain = pd.DataFrame({'Survived': [1, 0, 1], 'Embarked': ['S', 'C', 'S']})", "survived = train[train['Survived'] == 1]"];
     cells.push('print(len(survived))', "train['Code'] = train['Embarked'].map({'S': 0, 'C': 1})", "print(survived['Code'].sum())");
