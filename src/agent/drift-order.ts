@@ -19,8 +19,12 @@ import type { Candidate } from './generate-verify.js';
 
 export function authorOrderDriftCandidates(original: Notebook, work: Notebook, cell: number, runOrder?: number[]): Candidate[] {
   const current = runOrder ?? codeCellIndices(work);
+  const direct = laterRunOrder(original, work, cell, current, true);
+  const later = laterRunOrder(original, work, cell, current);
   const plans: Array<[OrderRepair | undefined, string]> = [
-    [laterRunOrder(original, work, cell, current), 'run later by the author'],
+    // The smaller move first: only the cells changing what the drifted cell itself reads.
+    [direct, 'run later by the author'],
+    [later && (!direct || later.order.join() !== direct.order.join()) ? later : undefined, 'run later by the author'],
     [earlierRunOrder(original, work, cell, current), 'run earlier by the author'],
   ];
   return plans.filter((p): p is [OrderRepair, string] => !!p[0]).map(([plan, how]) => ({

@@ -16,13 +16,19 @@ import type { Notebook } from '../core/notebook.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { storedCounts, type OrderRepair } from './execution-order.js';
 
-export function laterRunOrder(original: Notebook, work: Notebook, failingCell: number, currentOrder: number[]): OrderRepair | undefined {
+/**
+ * `directOnly`: only the cells changing what the failing cell itself reads (not what reaches it
+ * through the cells feeding it): the smaller move, which a drift tries first (cell-level def-use
+ * over-approximates the feeding: `train.drop(...); test.drop(...)` in one cell ties both frames).
+ */
+export function laterRunOrder(original: Notebook, work: Notebook, failingCell: number, currentOrder: number[], directOnly = false): OrderRepair | undefined {
   const counts = storedCounts(original);
   const own = counts.get(failingCell);
   const failPos = currentOrder.indexOf(failingCell);
   if (own === undefined || failPos <= 0) return undefined;
   const du = analyzeNotebook(work);
-  const reads = upstreamReads(du.byCell, counts, currentOrder.slice(0, failPos), failingCell, own);
+  const upstream = upstreamReads(du.byCell, counts, currentOrder.slice(0, failPos), failingCell, own);
+  const reads: ReadonlySet<string> & { direct: ReadonlySet<string> } = directOnly ? Object.assign(new Set(upstream.direct), { direct: upstream.direct }) : upstream;
   const defined = new Set<string>();
   const deferred: number[] = [];
   const touched = new Set<string>();

@@ -21,6 +21,7 @@ import { ixRowPositionDriftPatch } from '../fixers/rules/pandas-ix-at-error.js';
 import { editedLiteralPatches } from '../fixers/rules/edited-literal.js';
 import { earlierSessionPatch } from './earlier-session.js';
 import { authorOrderDriftCandidates } from './drift-order.js';
+import { repeatedRunCandidates } from './repeated-runs.js';
 import { LINEAR_REGRESSION, sklearnLinearRegressionRank } from '../fixers/rules/sklearn-linear-regression-rank.js';
 import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/rules/sklearn-stratified-kfold.js';
 import { IID_SEARCHES, sklearnSearchIid } from '../fixers/rules/sklearn-search-iid.js';
@@ -115,7 +116,9 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const session = d.original ? earlierSessionPatch(notebook, d.original, target) : undefined;
       // Cells run out of order by the author around the drifted one, in the author's order (drift-order.ts), last.
       const order = d.original ? authorOrderDriftCandidates(d.original, notebook, target, p.runOrder) : [];
-      const candidates = distinctCandidates([...pins, ...(ix ? [ix] : []), ...edited.map((e) => ({ ...e, fromRecord: true })), ...(session ? [session] : []), ...order], p.isNew);
+      // A cell feeding it that updates a value from itself, run more times as the counts allow (repeated-runs.ts), last.
+      const again = d.original ? repeatedRunCandidates(d.original, notebook, target, p.runOrder) : [];
+      const candidates = distinctCandidates([...pins, ...(ix ? [ix] : []), ...edited.map((e) => ({ ...e, fromRecord: true })), ...(session ? [session] : []), ...order, ...again], p.isNew);
       if (!candidates.length) return undefined;
       return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs, c) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs, { earliestFirst: !!c.fromRecord }) };
     },

@@ -161,6 +161,17 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.match(fix.summary, /run cell 1 \[10\] after cell 2 \[5\].*changes test, which cell 2 reads/);
   });
 
+  it("a cell the author ran three times (counts 2-4 are on no cell): run twice more before it, fewest runs first, the stored outputs agree", async () => {
+    const cells = ['import numpy as np\nx = np.array([1.0, 100.0, 10000.0])', 'x = np.log1p(x)', 'print(round(float(x.max()), 4))'];
+    // log1p three times over 10000: 9.2104, 2.3234, 1.2009 (one run, two, three).
+    const nb = withCounts(withStoredOutputs(makeNotebook(cells), { 2: '1.2009\n' }), [1, 5, 6]);
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'execution-order')!;
+    assert.equal(fix.type, 'score-calibration');
+    assert.deepEqual(fix.candidates?.map((c) => [c.label, c.kept]), [['run again: cell 1 2 times in all', false], ['run again: cell 1 3 times in all', true]]);
+  });
+
   it("the author's run-up ran a cell a second time (a cell between reads what it binds): run again before the failing cell, not moved", async () => {
     const cells = ["import pandas as pd\ntrain = pd.DataFrame({'Survived': [1, 0, 1], 'Embarked': ['S', 'C', 'S']})", "survived = train[train['Survived'] == 1]"];
     cells.push('print(len(survived))', "train['Code'] = train['Embarked'].map({'S': 0, 'C': 1})", "print(survived['Code'].sum())");
