@@ -18,6 +18,8 @@ import { earlierRunOrder } from './earlier-run-cells.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
 import { workingDirWalkPatches } from '../fixers/rules/data-walk.js';
 import { movedSymbolPatches } from '../fixers/rules/symbol-moves.js';
+import { commentedBindingPatches } from '../fixers/rules/commented-binding.js';
+import { unboundName } from './unbound-name.js';
 import { invalidParameterPatches, unexpectedKeywordPatches } from '../fixers/rules/unexpected-keyword.js';
 import { floatIndexPatches } from '../fixers/rules/py2-division-at-error.js';
 import { xgbLabelEncoderPatches } from '../fixers/rules/xgboost-label-encoder.js';
@@ -126,6 +128,10 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     const locate = inp.locateName ?? (inp.symbols ? (n: string) => homesOf(inp.symbols!, n) : undefined);
     const members = inp.symbols ? (m: string) => inp.symbols!.modules[m] : undefined;
     for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate, members)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
+    // A name no cell binds whose binding the author commented out: restored, if the record agrees.
+    if (name && unboundName(inp.notebook, inp.error)) {
+      for (const c of commentedBindingPatches(inp.notebook, inp.cell, name)) out.push({ ...c, needsAgreement: true });
+    }
     // Python's suggestion is printed by the traceback, not part of the exception's message.
     const hintText = [inp.error.evalue, ...(inp.error.traceback ?? [])].join('\n').replace(/\u001b\[[0-9;?]*[ -\/]*[@-~]/g, '');
     const hinted = await didYouMeanPatch(inp.notebook, inp.cell, `${inp.error.evalue} ${/Did you mean: '\w+'\?/.exec(hintText)?.[0] ?? ''}`);

@@ -172,6 +172,15 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.deepEqual(fix.candidates?.map((c) => [c.label, c.kept]), [['run again: cell 1 2 times in all', false], ['run again: cell 1 3 times in all', true]]);
   });
 
+  it("a name no cell binds whose initializer the author commented out after running it: uncommented, the stored outputs agree", async () => {
+    const cells = ['import math', "#totals = {}\nfor k in ['a', 'bb']:\n    totals[k] = len(k) * 2", 'print(sorted(totals.items()))'];
+    const nb = withCounts(withStoredOutputs(makeNotebook(cells), { 2: "[('a', 2), ('bb', 4)]\n" }), [1, 3, 4]);
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    const fix = report.fixes.find((f) => f.source === 'commented-binding');
+    assert.match(fix?.summary ?? '', /cell 1: uncomment `totals = \{\}` \(line 1\)/, JSON.stringify(report.fixes));
+  });
+
   it("the author's run-up ran a cell a second time (a cell between reads what it binds): run again before the failing cell, not moved", async () => {
     const cells = ["import pandas as pd\ntrain = pd.DataFrame({'Survived': [1, 0, 1], 'Embarked': ['S', 'C', 'S']})", "survived = train[train['Survived'] == 1]"];
     cells.push('print(len(survived))', "train['Code'] = train['Embarked'].map({'S': 0, 'C': 1})", "print(survived['Code'].sum())");
