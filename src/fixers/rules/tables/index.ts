@@ -7,6 +7,7 @@ import { matplotlibTable } from './matplotlib.js';
 import { scipyTable } from './scipy.js';
 import { statsmodelsTable } from './statsmodels.js';
 import { xgboostTable } from './xgboost.js';
+import { pythonTable } from './python.js';
 
-export const TABLES = [numpyTable, pandasTable, sklearnTable, matplotlibTable, scipyTable, statsmodelsTable, xgboostTable] as const;
+export const TABLES = [pythonTable, numpyTable, pandasTable, sklearnTable, matplotlibTable, scipyTable, statsmodelsTable, xgboostTable] as const;
 export const tableDrivenRules = tableRules(TABLES);
