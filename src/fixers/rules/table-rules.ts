@@ -1,7 +1,7 @@
 /**
  * Table-driven rules: one interpreter turns change-record entries (a moved symbol, a renamed keyword,
  * a removed no-op keyword, a renamed option value, a renamed method) into `Rule`s, so a library's
- * removals are data mined from its release notes (tables/<library>.ts), not code per case (like ruff's
+ * removals are data mined from its release notes (tables/<library>.json), not code per case (like ruff's
  * NPY201, one rule driven by a table). Every entry carries its own before/after fixture, executed in
  * the fixed kernel by the sandbox fixture test like any hand-written rule.
  */
@@ -42,6 +42,8 @@ interface EntryBase {
    * rewrite on sight. Default 'static'.
    */
   trigger?: 'static' | 'error';
+  /** Why the entry is written as it is (what a code comment would say in code). */
+  note?: string;
 }
 
 /** `from a.b import Old` / `a.b.Old` / `alias.Old` -> the new importable name (also used for plain renames). */
