@@ -10,11 +10,12 @@ import { UsageError } from '../../core/errors.js';
 import { isMetricName, parseCsv, ScoringError, type MetricName } from '../oracle/index.js';
 import type { DataMount } from '../../executor/types.js';
 import { artifactDirFor, type AuditJob, type JobSettings } from './jobs.js';
+import { indexDataRoot, matchCompetition, type CompetitionMatch, type DataRootIndex } from './data-match.js';
 
 export interface InputOptions {
   /** --data DIR: the same data for every notebook of a directory input (a manifest entry overrides it). */
   data?: DataMount;
-  /** --data-root DIR: competitions as subdirectories; a notebook's competition is its folder's name. */
+  /** --data-root DIR: competitions as subdirectories; a notebook's competition is found by data-match.ts. */
   dataRoot?: string;
   /** Audit-wide settings from the flags; a manifest's "defaults" and each entry override them. */
   defaults: JobSettings;
@@ -26,6 +27,8 @@ export interface LoadedInput {
   kind: 'directory' | 'manifest' | 'notebook';
   root: string;
   jobs: AuditJob[];
+  /** How notebooks of a directory input were matched to --data-root's competitions, when not all by folder name. */
+  dataNotes?: string[];
 }
 
 export class ManifestError extends UsageError {
@@ -42,27 +45,51 @@ export function loadInput(input: string, opts: InputOptions): LoadedInput {
   } catch {
     throw new UsageError(`${input} does not exist`, 'audit takes a directory of notebooks or a manifest (.json or .csv)');
   }
-  if (st.isDirectory()) return { kind: 'directory', root: abs, jobs: directoryJobs(abs, opts) };
+  const matcher = dataMatcher(opts);
+  if (st.isDirectory()) {
+    const jobs = directoryJobs(abs, opts, matcher);
+    const notes = matcher.notes();
+    return { kind: 'directory', root: abs, jobs, ...(notes.length ? { dataNotes: notes } : {}) };
+  }
   if (/\.ipynb$/i.test(abs)) {
     const taken = new Set<string>();
     const id = path.basename(abs);
-    return { kind: 'notebook', root: path.dirname(abs), jobs: [{ ...opts.defaults, id, path: abs, ...dataFor(abs, opts), artifactDir: artifactDirFor(id, taken) }] };
+    const notes = (job: AuditJob[]) => ({ jobs: job, ...(matcher.notes().length ? { dataNotes: matcher.notes() } : {}) });
+    return { kind: 'notebook', root: path.dirname(abs), ...notes([{ ...opts.defaults, id, path: abs, ...matcher.dataFor(abs), artifactDir: artifactDirFor(id, taken) }]) };
   }
   if (/\.(json|csv)$/i.test(abs)) return { kind: 'manifest', root: path.dirname(abs), jobs: manifestJobs(abs, opts) };
   throw new UsageError(`${input}: not a directory, a notebook or a manifest (.json / .csv)`);
 }
 
-function dataFor(nbPath: string, opts: InputOptions): { data?: DataMount } {
-  if (opts.data) return { data: opts.data };
-  if (opts.dataRoot) {
-    const competition = path.basename(path.dirname(nbPath));
-    const dir = path.join(opts.dataRoot, competition);
-    if (fs.existsSync(dir)) return { data: { dir, competition } };
-  }
-  return {};
+/** Data for each notebook: --data for all, else --data-root's competition the notebook reads (data-match.ts); notes on how. */
+function dataMatcher(opts: InputOptions): { dataFor(nbPath: string): { data?: DataMount }; notes(): string[] } {
+  let index: DataRootIndex | undefined;
+  const by: Record<CompetitionMatch['by'] | 'none', string[]> = { folder: [], name: [], content: [], none: [] };
+  return {
+    dataFor(nbPath) {
+      if (opts.data) return { data: opts.data };
+      if (!opts.dataRoot) return {};
+      index ??= indexDataRoot(opts.dataRoot);
+      const m = matchCompetition(nbPath, index);
+      if (!m) {
+        by.none.push(path.basename(nbPath));
+        return {};
+      }
+      by[m.by].push(`${path.basename(nbPath)} -> ${m.competition}${m.evidence ? ` (${m.evidence.join(', ')})` : ''}`);
+      return { data: { dir: m.dir, competition: m.competition } };
+    },
+    notes() {
+      const list = (xs: string[]) => `${xs.slice(0, 5).join('; ')}${xs.length > 5 ? `; ... ${xs.length - 5} more` : ''}`;
+      return [
+        ...(by.name.length ? [`${by.name.length} notebook(s) matched to a --data-root competition by a similar folder name: ${list(by.name)}`] : []),
+        ...(by.content.length ? [`${by.content.length} notebook(s) matched to a --data-root competition by the columns and files their code names: ${list(by.content)}`] : []),
+        ...(by.none.length ? [`${by.none.length} notebook(s) match no competition under --data-root (folder name, similar name or the columns their code names) and run without data: ${list(by.none)}`] : []),
+      ];
+    },
+  };
 }
 
-function directoryJobs(root: string, opts: InputOptions): AuditJob[] {
+function directoryJobs(root: string, opts: InputOptions, matcher: ReturnType<typeof dataMatcher>): AuditJob[] {
   const found: string[] = [];
   const exclude = opts.exclude ? path.resolve(opts.exclude) : undefined;
   const visit = (dir: string) => {
@@ -78,7 +105,7 @@ function directoryJobs(root: string, opts: InputOptions): AuditJob[] {
   const taken = new Set<string>();
   return found.map((p) => {
     const id = path.relative(root, p).split(path.sep).join('/');
-    return { ...opts.defaults, id, path: p, ...dataFor(p, opts), artifactDir: artifactDirFor(id, taken) };
+    return { ...opts.defaults, id, path: p, ...matcher.dataFor(p), artifactDir: artifactDirFor(id, taken) };
   });
 }
 

@@ -51,7 +51,8 @@ Options:
                          the LLM provider did (timeouts, 5xx/429 past the retries, auth; default 5)
   --data DIR             competition data for every notebook (a manifest entry overrides it)
   --competition SLUG     slug for --data (default: the data dir's name)
-  --data-root DIR        competitions as DIR/<slug>/; a notebook's slug is its folder's name
+  --data-root DIR        competitions as DIR/<slug>/; a notebook's is its folder's name,
+                         else a similar name, else the columns its code names
   --data-next-to-notebook  also link the data files into the working dir
   --project-dir DIR   the notebook's own project (helper modules, small files), copied into the
                       working dir before each run; default: the notebook's directory
@@ -134,6 +135,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     },
   });
   if (!loaded.jobs.length) throw new UsageError(`no notebooks (*.ipynb) found in ${positionals[0]}`);
+  for (const note of loaded.dataNotes ?? []) ctx.stderr(`nbmodernize: ${note}\n`);
 
   const cores = os.availableParallelism?.() ?? os.cpus().length;
   const wanted = values.jobs !== undefined ? Math.floor(positiveNumber(values.jobs, '--jobs')!) : cores;
