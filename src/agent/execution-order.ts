@@ -74,7 +74,7 @@ export async function unprovenOrdersForNameError(work: Notebook, failingCell: nu
   // Pretend each cell ran in file order and the failing one right after the nearest definition, or last.
   for (const cut of [firstLater + 0.5, order.length + 1]) {
     const counts = new Map(order.map((cell, k) => [cell, cell === failingCell ? cut : k]));
-    const plan = planMove(du, counts, order, failingCell, name);
+    const plan = planMove(du, counts, order, failingCell, name, true);
     if (!plan || plans.some((p) => p.moved.join() === plan.moved.join())) continue;
     const many = plan.moved.length > 1;
     plans.push({ ...plan, why: `run cell${many ? 's' : ''} ${plan.moved.join(', ')} before cell ${failingCell}: the only definition${many ? 's' : ''} of ${name} come${many ? '' : 's'} later in the file (the stored execution counts do not show the author's order; ${plans.length ? 'the last definition' : 'the nearest definition, the smallest move'})` });
@@ -82,7 +82,12 @@ export async function unprovenOrdersForNameError(work: Notebook, failingCell: nu
   return plans;
 }
 
-export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string): OrderRepair | undefined {
+/**
+ * `unproven`: the counts are made up from the file's order (unprovenOrdersForNameError), so nothing
+ * says the author ran a cell that reads what the failing cell binds or changes before it: such a cell
+ * (a plot of the columns the failing cell joins) is never taken along as a companion.
+ */
+export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string, unproven = false): OrderRepair | undefined {
   const pos = (i: number) => order.indexOf(i);
   const failPos = pos(failingCell);
   const failCount = counts.get(failingCell);
@@ -102,7 +107,9 @@ export function planMove(du: NotebookDefUse, counts: Map<number, number>, order:
   };
   if (definers(name).some((d) => pos(d) < failPos)) return undefined;
   if (!need(name, failCount, 0) || moved.size === 0) return undefined;
-  companions(du, counts, order, failPos, moved, need);
+  const failing = du.byCell.get(failingCell);
+  const dependsOnFailing = unproven ? new Set([...(failing?.defines ?? []), ...(failing?.mutates ?? [])]) : new Set<string>();
+  companions(du, counts, order, failPos, moved, need, dependsOnFailing);
   const up = [...moved].sort((a, b) => counts.get(a)! - counts.get(b)!);
   const rest = order.filter((i) => !moved.has(i));
   const at = rest.indexOf(failingCell);
@@ -118,7 +125,7 @@ export function planMove(du: NotebookDefUse, counts: Map<number, number>, order:
  * (a helper function mutating its argument), so a shared name is the test; the recorded counts
  * keep the move within the author's own order.
  */
-function companions(du: NotebookDefUse, counts: Map<number, number>, order: number[], failPos: number, moved: Set<number>, need: (n: string, beforeCount: number, depth: number) => boolean): void {
+function companions(du: NotebookDefUse, counts: Map<number, number>, order: number[], failPos: number, moved: Set<number>, need: (n: string, beforeCount: number, depth: number) => boolean, dependsOnFailing: ReadonlySet<string>): void {
   const pos = (i: number) => order.indexOf(i);
   const queue = [...moved];
   while (queue.length) {
@@ -129,6 +136,7 @@ function companions(du: NotebookDefUse, counts: Map<number, number>, order: numb
       const cCount = counts.get(c);
       if (moved.has(c) || pos(c) <= failPos || pos(c) >= pos(m) || cCount === undefined || cCount >= mCount) continue;
       const info = du.byCell.get(c);
+      if ((info?.uses ?? []).some((u) => dependsOnFailing.has(u))) continue;
       const touches = [...(info?.defines ?? []), ...(info?.mutates ?? []), ...(info?.uses ?? [])].some((n) => reads.has(n));
       if (!touches) continue;
       // It must run where it lands: what it reads is available there, or moves too.
@@ -192,6 +200,18 @@ export function runUpReplay(original: Notebook, work: Notebook, runUp: OrderRepa
   });
   if (!readBetween) return undefined;
   return { source: runUp.moved.map((c) => sourceText(work.cells[c]?.source)).join('\n\n'), cells: runUp.moved };
+}
+
+/**
+ * An unproven move run again instead of moved: the cells that bind the missing name, their sources in
+ * the move's order, as one cell inserted just before the failing one, the originals left where they
+ * stand. The author's kernel held the name from an earlier run of those cells, and their stored counts
+ * (higher than the failing cell's) are their last run, where the file has them: both runs are kept,
+ * so nothing between the failing cell and their place sees state it did not see before.
+ */
+export function unprovenReplay(work: Notebook, plan: OrderRepair): { source: string; cells: number[] } | undefined {
+  if (!plan.moved.length) return undefined;
+  return { source: plan.moved.map((c) => sourceText(work.cells[c]?.source)).join('\n\n'), cells: plan.moved };
 }
 
 export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {

@@ -12,7 +12,7 @@ import { sourceText } from '../core/notebook.js';
 import { pinDefaults, rulesForError } from '../fixers/rules/index.js';
 import { notebookFrames } from '../fixers/rules/traceback.js';
 import { didYouMeanPatch, missingImportPatches, undefinedName, type NameLocator } from '../fixers/rules/missing-import.js';
-import { codeCellIndices, orderForNameError, runUpOrder, runUpReplay, unprovenOrdersForNameError } from './execution-order.js';
+import { codeCellIndices, orderForNameError, runUpOrder, runUpReplay, storedCounts, unprovenOrdersForNameError, unprovenReplay } from './execution-order.js';
 import { laterRunOrder } from './later-run-cells.js';
 import { earlierRunOrder } from './earlier-run-cells.js';
 import { missingPathPatches } from '../fixers/rules/missing-path.js';
@@ -109,12 +109,25 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     const name = undefinedName(inp.error.evalue);
     const move = name && inp.original ? await orderForNameError(inp.original, inp.notebook, inp.cell, name, inp.runOrder) : undefined;
     const unproven = name && !move ? await unprovenOrdersForNameError(inp.notebook, inp.cell, name, inp.runOrder) : [];
+    const counts = inp.original ? storedCounts(inp.original) : new Map<number, number>();
+    const failCount = counts.get(inp.cell);
     for (const plan of unproven) {
-      out.push({
-        patch: { fixType: 'error-repair', source: { kind: 'rule', ruleIds: ['execution-order'] }, edits: [], summary: plan.why },
+      const moveCandidate = {
+        patch: { fixType: 'error-repair' as const, source: { kind: 'rule' as const, ruleIds: ['execution-order'] }, edits: [], summary: plan.why },
         label: `run order (unproven): cells ${plan.moved.join(', ')} before cell ${inp.cell}`,
         order: plan.order,
-      });
+      };
+      // The same cells run again just before the failing one, their originals kept in place.
+      const replay = unprovenReplay(inp.notebook, plan);
+      const replayCandidate = replay && {
+        patch: { fixType: 'error-repair' as const, source: { kind: 'rule' as const, ruleIds: ['execution-order'] }, edits: [{ cell: inp.cell, op: 'insert' as const, position: 'before' as const, newSource: replay.source }], summary: `run cell${replay.cells.length > 1 ? 's' : ''} ${replay.cells.join(', ')} again just before cell ${inp.cell}: the only definitions of ${name} come later in the file, where the author ran them last; the kernel that ran cell ${inp.cell} held them from an earlier run` },
+        label: `run again (unproven): cells ${replay.cells.join(', ')} before cell ${inp.cell}`,
+      };
+      // Stored counts above the failing cell's on every moved cell: the author ran them last after it,
+      // so they ran twice (an earlier run fed the failing cell): the replay first. Otherwise the move.
+      const ranAfter = failCount !== undefined && plan.moved.every((m) => (counts.get(m) ?? -Infinity) > failCount);
+      if (replayCandidate && ranAfter) out.push(replayCandidate, moveCandidate);
+      else out.push(moveCandidate, ...(replayCandidate ? [replayCandidate] : []));
     }
     if (move) {
       out.unshift({

@@ -83,6 +83,40 @@ describe('unproven execution order', () => {
   });
 });
 
+describe('unproven moves leave the failing cell\'s readers in place, and are also offered as a replay', () => {
+  // The author's kernel held `sc` from an earlier run of the scaler cell, which the file has (and
+  // the stored counts show) after the cells that join and plot the scaled columns.
+  const cells = [
+    'df = dict(w=[1, 2])',
+    'df = dict(df, pc=sc(df["w"]))',
+    'cols = ["pc"]\nprint(df[cols[0]])',
+    'df = dict(w=[3, 4])\nsc = lambda v: [x / 2 for x in v]',
+  ];
+
+  it('a cell between that reads what the failing cell binds is not taken along (before: moved above it, it broke)', async () => {
+    const { unprovenOrdersForNameError } = await import('../../../src/agent/execution-order.js');
+    const nb = withCounts(cells, [1, 2, 3, 9]);
+    const [plan] = await unprovenOrdersForNameError(nb, 1, 'sc');
+    assert.deepEqual(plan?.moved, [3]);
+    assert.deepEqual(plan?.order, [0, 3, 1, 2]);
+  });
+
+  it('the replay (the cells again, originals kept) comes first when the stored counts say they ran last after the failing cell', async () => {
+    const { repairCandidates } = await import('../../../src/agent/repair-candidates.js');
+    const nb = withCounts(cells, [1, 2, 3, 9]);
+    const error = { ename: 'NameError', evalue: "name 'sc' is not defined", traceback: [] };
+    const out = await repairCandidates({ notebook: nb, original: nb, cell: 1, error } as any);
+    const labels = out.map((c: any) => c.label).filter((l: string) => /unproven/.test(l));
+    assert.deepEqual(labels.slice(0, 2), ['run again (unproven): cells 3 before cell 1', 'run order (unproven): cells 3 before cell 1']);
+    const replay = out.find((c: any) => c.label.startsWith('run again (unproven)'))!;
+    assert.deepEqual(replay.patch.edits, [{ cell: 1, op: 'insert', position: 'before', newSource: cells[3] }]);
+    // No counts to say so: the move first.
+    const bare = withCounts(cells, [null, null, null, null]);
+    const plain = (await repairCandidates({ notebook: bare, original: bare, cell: 1, error } as any)).map((c: any) => c.label).filter((l: string) => /unproven/.test(l));
+    assert.deepEqual(plain.slice(0, 2), ['run order (unproven): cells 3 before cell 1', 'run again (unproven): cells 3 before cell 1']);
+  });
+});
+
 test('layoutCells: inserted cells in their place, deleted ones gone, markdown travels with the code below it', async () => {
   const { layoutCells, hasStructuralEdits } = await import('../../../src/agent/execution-order.js');
   const { applyPatchEdits, patchedOrder, withPatchedSources } = await import('../../../src/fixers/llm/index.js');
