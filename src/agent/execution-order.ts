@@ -16,6 +16,8 @@ export interface OrderRepair {
   /** The cells that moved up, in the order they now run. */
   moved: number[];
   why: string;
+  /** Import lines of cells left in place that the moved cells need (unproven moves; the replay runs them first). */
+  imports?: string[];
 }
 
 export { codeCellIndices };
@@ -74,7 +76,7 @@ export async function unprovenOrdersForNameError(work: Notebook, failingCell: nu
   // Pretend each cell ran in file order and the failing one right after the nearest definition, or last.
   for (const cut of [firstLater + 0.5, order.length + 1]) {
     const counts = new Map(order.map((cell, k) => [cell, cell === failingCell ? cut : k]));
-    const plan = planMove(du, counts, order, failingCell, name, true);
+    const plan = planMove(du, counts, order, failingCell, name, true, work);
     if (!plan || plans.some((p) => p.moved.join() === plan.moved.join())) continue;
     const many = plan.moved.length > 1;
     plans.push({ ...plan, why: `run cell${many ? 's' : ''} ${plan.moved.join(', ')} before cell ${failingCell}: the only definition${many ? 's' : ''} of ${name} come${many ? '' : 's'} later in the file (the stored execution counts do not show the author's order; ${plans.length ? 'the last definition' : 'the nearest definition, the smallest move'})` });
@@ -84,10 +86,11 @@ export async function unprovenOrdersForNameError(work: Notebook, failingCell: nu
 
 /**
  * `unproven`: the counts are made up from the file's order (unprovenOrdersForNameError), so nothing
- * says the author ran a cell that reads what the failing cell binds or changes before it: such a cell
- * (a plot of the columns the failing cell joins) is never taken along as a companion.
+ * says the author ran a cell that reads what the failing cell (or another cell that stays below it)
+ * binds or changes before it: such a cell (a plot of the columns the failing cell joins) is never
+ * taken along as a companion.
  */
-export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string, unproven = false): OrderRepair | undefined {
+export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string, unproven = false, work?: Notebook): OrderRepair | undefined {
   const pos = (i: number) => order.indexOf(i);
   const failPos = pos(failingCell);
   const failCount = counts.get(failingCell);
@@ -95,26 +98,74 @@ export function planMove(du: NotebookDefUse, counts: Map<number, number>, order:
   const definers = (n: string) => du.cells.filter((c) => c.defines.includes(n)).map((c) => c.cell);
   const moved = new Set<number>();
   // Move `n`'s latest definition that the author ran before `beforeCount`, and (transitively) what it needs.
-  const need = (n: string, beforeCount: number, depth: number): boolean => {
+  // `requester`: the cell that reads `n`; a moved cell provides it only when it runs before the reader
+  // (a lower count) and is not the reader itself (`X = f(X)` reads the X an earlier cell bound).
+  const need = (n: string, beforeCount: number, depth: number, requester = failingCell): boolean => {
     const defs = definers(n);
-    if (defs.some((d) => pos(d) < failPos || moved.has(d))) return true; // already available
+    if (defs.some((d) => pos(d) < failPos || (moved.has(d) && d !== requester && (counts.get(d) ?? Infinity) < beforeCount))) return true; // already available
     const ran = defs.filter((d) => pos(d) > failPos && (counts.get(d) ?? Infinity) < beforeCount).sort((a, b) => counts.get(b)! - counts.get(a)!);
     const d = ran[0];
     if (d === undefined || depth > 20) return false;
     moved.add(d);
     const uses = du.byCell.get(d)?.uses ?? [];
-    return uses.every((u) => definers(u).length === 0 || need(u, counts.get(d)!, depth + 1));
+    return uses.every((u) => definers(u).length === 0 || need(u, counts.get(d)!, depth + 1, d));
   };
   if (definers(name).some((d) => pos(d) < failPos)) return undefined;
   if (!need(name, failCount, 0) || moved.size === 0) return undefined;
-  const failing = du.byCell.get(failingCell);
-  const dependsOnFailing = unproven ? new Set([...(failing?.defines ?? []), ...(failing?.mutates ?? [])]) : new Set<string>();
-  companions(du, counts, order, failPos, moved, need, dependsOnFailing);
+  const essential = new Set(moved);
+  companions(du, counts, order, failPos, moved, need);
+  const settled = unproven ? settleInputs(du, work, order, failPos, moved, essential) : { imports: [] };
+  if (!settled) return undefined;
   const up = [...moved].sort((a, b) => counts.get(a)! - counts.get(b)!);
   const rest = order.filter((i) => !moved.has(i));
   const at = rest.indexOf(failingCell);
   const next = [...rest.slice(0, at), ...up, ...rest.slice(at)];
-  return { order: next, moved: up, why: describeMove(up, failingCell, name, counts) };
+  return { order: next, moved: up, why: describeMove(up, failingCell, name, counts), ...(settled.imports.length ? { imports: settled.imports } : {}) };
+}
+
+/**
+ * With made-up counts, a moved cell must still read what it read in the file: the last cell before it
+ * that binds or changes each of its inputs (`df` reloaded by a cell between) moves too, unless it is
+ * above the failing cell or already moved. Where that cell is the failing one itself, or a cell that
+ * reads its work (a plot of the columns it joins), the reader stays below it: a companion is left out,
+ * and a plan whose needed definition would lose its input is no plan (undefined). An input a cell
+ * between binds by an import (`import numpy as np` first written in a plotting cell) is not a reason
+ * to move that cell: its import lines are returned, for the replay to run first.
+ */
+function settleInputs(du: NotebookDefUse, work: Notebook | undefined, order: number[], failPos: number, moved: Set<number>, essential: ReadonlySet<number>): { imports: string[] } | undefined {
+  const pos = (i: number) => order.indexOf(i);
+  const lastBinder = (c: number, u: string): number | undefined => {
+    for (let k = pos(c) - 1; k >= 0; k--) {
+      const x = du.byCell.get(order[k]!);
+      if (x && (x.defines.includes(u) || x.mutates.includes(u))) return order[k];
+    }
+    return undefined;
+  };
+  const removed = new Set<number>([order[failPos]!]);
+  const imports = new Set<string>();
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const c of [...moved]) {
+      for (const u of du.byCell.get(c)?.uses ?? []) {
+        const b = lastBinder(c, u);
+        if (b === undefined || pos(b) < failPos || moved.has(b)) continue;
+        if (b !== order[failPos] && du.byCell.get(b)?.imports.some((i) => i.bound === u)) {
+          const lines = sourceText(work?.cells[b]?.source).split('\n').filter((l) => /^(from\s+\S+\s+)?import\s/.test(l) && new RegExp(`\\b${u}\\b`).test(l));
+          if (lines.length) { lines.forEach((l) => imports.add(l)); continue; }
+        }
+        if (removed.has(b)) {
+          if (essential.has(c)) return undefined;
+          moved.delete(c);
+          removed.add(c);
+        } else {
+          moved.add(b);
+        }
+        changed = true;
+        break;
+      }
+    }
+  }
+  return moved.size > 0 ? { imports: [...imports] } : undefined;
 }
 
 /**
@@ -125,7 +176,7 @@ export function planMove(du: NotebookDefUse, counts: Map<number, number>, order:
  * (a helper function mutating its argument), so a shared name is the test; the recorded counts
  * keep the move within the author's own order.
  */
-function companions(du: NotebookDefUse, counts: Map<number, number>, order: number[], failPos: number, moved: Set<number>, need: (n: string, beforeCount: number, depth: number) => boolean, dependsOnFailing: ReadonlySet<string>): void {
+function companions(du: NotebookDefUse, counts: Map<number, number>, order: number[], failPos: number, moved: Set<number>, need: (n: string, beforeCount: number, depth: number, requester?: number) => boolean): void {
   const pos = (i: number) => order.indexOf(i);
   const queue = [...moved];
   while (queue.length) {
@@ -136,13 +187,12 @@ function companions(du: NotebookDefUse, counts: Map<number, number>, order: numb
       const cCount = counts.get(c);
       if (moved.has(c) || pos(c) <= failPos || pos(c) >= pos(m) || cCount === undefined || cCount >= mCount) continue;
       const info = du.byCell.get(c);
-      if ((info?.uses ?? []).some((u) => dependsOnFailing.has(u))) continue;
       const touches = [...(info?.defines ?? []), ...(info?.mutates ?? []), ...(info?.uses ?? [])].some((n) => reads.has(n));
       if (!touches) continue;
       // It must run where it lands: what it reads is available there, or moves too.
       const trial = new Set(moved);
       moved.add(c);
-      if (!(info?.uses ?? []).every((u) => !du.cells.some((x) => x.defines.includes(u)) || need(u, cCount, 1))) { moved.clear(); for (const x of trial) moved.add(x); continue; }
+      if (!(info?.uses ?? []).every((u) => !du.cells.some((x) => x.defines.includes(u)) || need(u, cCount, 1, c))) { moved.clear(); for (const x of trial) moved.add(x); continue; }
       queue.push(c);
     }
   }
@@ -211,7 +261,8 @@ export function runUpReplay(original: Notebook, work: Notebook, runUp: OrderRepa
  */
 export function unprovenReplay(work: Notebook, plan: OrderRepair): { source: string; cells: number[] } | undefined {
   if (!plan.moved.length) return undefined;
-  return { source: plan.moved.map((c) => sourceText(work.cells[c]?.source)).join('\n\n'), cells: plan.moved };
+  const head = plan.imports?.length ? [plan.imports.join('\n')] : [];
+  return { source: [...head, ...plan.moved.map((c) => sourceText(work.cells[c]?.source))].join('\n\n'), cells: plan.moved };
 }
 
 export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {

@@ -101,6 +101,31 @@ describe('unproven moves leave the failing cell\'s readers in place, and are als
     assert.deepEqual(plan?.order, [0, 3, 1, 2]);
   });
 
+  it('a moved cell that rebinds what it reads (X = f(X)) still needs the cell that bound it first', async () => {
+    const { unprovenOrdersForNameError } = await import('../../../src/agent/execution-order.js');
+    const nb = withCounts(['df = 1', 'print(sc(1))', 'X = [1, 2, 3]', 'X = [v * 2 for v in X]', 'Xw = X[1:]', 'sc = (lambda v: v) if Xw else None'], [1, 2, 3, 4, 5, 6]);
+    const [plan] = await unprovenOrdersForNameError(nb, 1, 'sc');
+    assert.deepEqual(plan?.moved, [2, 3, 4, 5]);
+  });
+
+  it('nor a cell whose input a cell staying below the failing one last changed', async () => {
+    const { unprovenOrdersForNameError } = await import('../../../src/agent/execution-order.js');
+    // Cell 2 joins columns into df; cell 3 plots them; cell 4 reloads df and fits the scaler.
+    const nb = withCounts(['df = {}', 'df = dict(df, pc=sc(1))', 'print(df["pc"])', 'df = {"w": 1}\nsc = lambda v: v * df["w"]'], [1, 2, 3, 4]);
+    const [plan] = await unprovenOrdersForNameError(nb, 1, 'sc');
+    assert.deepEqual(plan?.moved, [3]);
+  });
+
+  it('an import in a cell that stays (a plot of the failing cell\'s columns) is run first by the replay, not a reason to move that cell', async () => {
+    const { unprovenOrdersForNameError, unprovenReplay } = await import('../../../src/agent/execution-order.js');
+    // The plotting cell imports again what the first cell imported: the last binding before the moved cell.
+    const nb = withCounts(['import math as m\ndf = {}', 'df = dict(df, pc=sc(1))', 'import math as m\nprint(df["pc"])', 'w = m.sqrt(4)\nsc = lambda v: v * w'], [1, 2, 3, 4]);
+    const [plan] = await unprovenOrdersForNameError(nb, 1, 'sc');
+    assert.deepEqual(plan?.moved, [3]);
+    assert.deepEqual(plan?.imports, ['import math as m']);
+    assert.equal(unprovenReplay(nb, plan!)?.source, 'import math as m\n\nw = m.sqrt(4)\nsc = lambda v: v * w');
+  });
+
   it('the replay (the cells again, originals kept) comes first when the stored counts say they ran last after the failing cell', async () => {
     const { repairCandidates } = await import('../../../src/agent/repair-candidates.js');
     const nb = withCounts(cells, [1, 2, 3, 9]);
