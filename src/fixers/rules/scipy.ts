@@ -176,7 +176,60 @@ const modeKeepdims = rule({
 });
 
 /** Numpy functions SciPy used to re-export at top level (`scipy.mean`, `sp.log`, ...). */
-const NUMPY_REEXPORTS = new Set([
+/**
+ * Every public name of numpy's namespace that scipy's `from numpy import *` re-exported until 1.12,
+ * less scipy's own: generated from the fixed environment's numpy (its `dir()` and the 2.0 list of
+ * expired attributes, `numpy/_expired_attrs_2_0.py`, since the era's notebooks used `scipy.round_`
+ * and `scipy.int_`), minus names new in numpy 2 and numpy's submodules (scipy has its own linalg, fft,
+ * random). A name numpy 2 removed (`round_`) becomes `np.round_`, which the NumPy 2 rules then rewrite.
+ */
+const NUMPY_1X_NAMES = (
+  'DataSource False_ Inf Infinity NINF NZERO NaN PINF PZERO ScalarType True_ abs absolute add add_docstring ' +
+  'add_newdoc add_newdoc_ufunc all allclose alltrue amax amin angle any append apply_along_axis apply_over_axes ' +
+  'arange arccos arccosh arcsin arcsinh arctan arctan2 arctanh argmax argmin argpartition argsort argwhere around ' +
+  'array array2string array_equal array_equiv array_repr array_split array_str asanyarray asarray ' +
+  'asarray_chkfinite ascontiguousarray asfarray asfortranarray asmatrix atleast_1d atleast_2d atleast_3d average ' +
+  'bartlett base_repr binary_repr bincount bitwise_and bitwise_not bitwise_or bitwise_xor blackman block bmat ' +
+  'bool bool_ broadcast broadcast_arrays broadcast_shapes broadcast_to busday_count busday_offset busdaycalendar ' +
+  'byte byte_bounds bytes_ c_ can_cast cast cbrt cdouble ceil cfloat character choose clip clongdouble clongfloat ' +
+  'column_stack common_type compare_chararrays compat complex128 complex256 complex64 complex_ complexfloating ' +
+  'compress concatenate conj conjugate convolve copy copysign copyto corrcoef correlate cos cosh count_nonzero ' +
+  'cov cross csingle cumprod cumsum datetime64 datetime_as_string datetime_data deg2rad degrees delete deprecate ' +
+  'deprecate_with_doc diag diag_indices diag_indices_from diagflat diagonal diff digitize disp divide divmod dot ' +
+  'double dsplit dstack dtype e ediff1d einsum einsum_path empty empty_like equal errstate euler_gamma exp exp2 ' +
+  'expand_dims expm1 extract eye fabs fastCopyAndTranspose fill_diagonal find_common_type finfo fix flatiter ' +
+  'flatnonzero flexible flip fliplr flipud float128 float16 float32 float64 float_ float_power floating floor ' +
+  'floor_divide fmax fmin fmod format_float_positional format_float_scientific format_parser frexp frombuffer ' +
+  'fromfile fromfunction fromiter frompyfunc fromregex fromstring full full_like gcd generic genfromtxt geomspace ' +
+  'get_array_wrap get_include get_printoptions getbufsize geterr geterrcall geterrobj gradient greater ' +
+  'greater_equal half hamming hanning heaviside histogram histogram2d histogram_bin_edges histogramdd hsplit ' +
+  'hstack hypot i0 identity iinfo imag in1d index_exp indices inexact inf info infty inner insert int16 int32 ' +
+  'int64 int8 int_ intc integer interp intersect1d intp invert is_busday isclose iscomplex iscomplexobj isfinite ' +
+  'isfortran isin isinf isnan isnat isneginf isposinf isreal isrealobj isscalar issctype issubclass_ issubdtype ' +
+  'issubsctype iterable ix_ kaiser kron lcm ldexp left_shift less less_equal lexsort linspace little_endian load ' +
+  'loadtxt log log10 log1p log2 logaddexp logaddexp2 logical_and logical_not logical_or logical_xor logspace ' +
+  'longcomplex longdouble longfloat longlong lookfor mask_indices mat matmul matrix max maximum maximum_sctype ' +
+  'may_share_memory mean median memmap meshgrid mgrid min min_scalar_type minimum mintypecode mod modf moveaxis ' +
+  'multiply nan nan_to_num nanargmax nanargmin nancumprod nancumsum nanmax nanmean nanmedian nanmin nanpercentile ' +
+  'nanprod nanquantile nanstd nansum nanvar nbytes ndarray ndenumerate ndim ndindex nditer negative nested_iters ' +
+  'newaxis nextafter nonzero not_equal number obj2sctype object_ ogrid ones ones_like outer packbits pad ' +
+  'partition percentile pi piecewise place poly poly1d polyadd polyder polydiv polyfit polyint polymul polysub ' +
+  'polyval positive power printoptions prod promote_types ptp put put_along_axis putmask quantile r_ rad2deg ' +
+  'radians ravel ravel_multi_index real real_if_close recarray recfromcsv recfromtxt reciprocal record remainder ' +
+  'repeat require reshape resize result_type right_shift rint roll rollaxis roots rot90 round round_ row_stack s_ ' +
+  'safe_eval save savetxt savez savez_compressed sctype2char sctypeDict sctypes searchsorted select ' +
+  'set_numeric_ops set_printoptions set_string_function setbufsize setdiff1d seterr seterrcall seterrobj setxor1d ' +
+  'shape shares_memory short show_runtime sign signbit signedinteger sin sinc single singlecomplex sinh size ' +
+  'sometrue sort sort_complex source spacing split sqrt square squeeze stack std str_ string_ subtract sum ' +
+  'swapaxes take take_along_axis tan tanh tensordot tile timedelta64 trace tracemalloc_domain transpose trapezoid ' +
+  'trapz tri tril tril_indices tril_indices_from trim_zeros triu triu_indices triu_indices_from true_divide trunc ' +
+  'typecodes typename ubyte ufunc uint uint16 uint32 uint64 uint8 uintc uintp ulonglong unicode_ union1d unique ' +
+  'unpackbits unravel_index unsignedinteger unstack unwrap ushort vander var vdot vectorize void vsplit vstack ' +
+  'where who zeros zeros_like '
+).trim().split(' ');
+
+const NUMPY_REEXPORTS = new Set([...NUMPY_1X_NAMES,
+ 
   'array', 'arange', 'zeros', 'ones', 'empty', 'linspace', 'logspace', 'mean', 'median', 'std', 'var', 'sum', 'prod',
   'sqrt', 'exp', 'log', 'log10', 'log2', 'log1p', 'expm1', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
   'pi', 'e', 'inf', 'nan', 'isnan', 'isinf', 'isfinite', 'absolute', 'abs', 'power', 'floor', 'ceil', 'round', 'around',
@@ -221,6 +274,11 @@ const numpyReexports = rule({
     before: 'import scipy as sp\nprint(sp.log(sp.exp(2.0)), sp.mean([1, 3]))',
     after: 'import numpy as np\nimport scipy as sp\nprint(np.log(np.exp(2.0)), np.mean([1, 3]))',
     expect: '2.0 2.0',
+    beforeError: 'AttributeError',
+  }, {
+    before: 'import scipy\nprint(scipy.int_(scipy.arange(3) * 2).tolist(), scipy.cumsum([1, 2]).tolist())',
+    after: 'import numpy as np\nimport scipy\nprint(np.int_(np.arange(3) * 2).tolist(), np.cumsum([1, 2]).tolist())',
+    expect: '[0, 2, 4] [1, 3]',
     beforeError: 'AttributeError',
   }],
   *find(ctx): Generator<RuleMatch> {
