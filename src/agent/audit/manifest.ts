@@ -89,6 +89,14 @@ function dataMatcher(opts: InputOptions): { dataFor(nbPath: string): { data?: Da
   };
 }
 
+function isFileTarget(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false; // a dangling link
+  }
+}
+
 function directoryJobs(root: string, opts: InputOptions, matcher: ReturnType<typeof dataMatcher>): AuditJob[] {
   const found: string[] = [];
   const exclude = opts.exclude ? path.resolve(opts.exclude) : undefined;
@@ -98,7 +106,8 @@ function directoryJobs(root: string, opts: InputOptions, matcher: ReturnType<typ
       if (e.name.startsWith('.') || e.name === 'node_modules' || e.name === '__pycache__') continue;
       if (exclude && (p === exclude || p.startsWith(exclude + path.sep))) continue;
       if (e.isDirectory()) visit(p);
-      else if (e.isFile() && /\.ipynb$/i.test(e.name)) found.push(p);
+      // A symlinked notebook counts (a sample assembled from links); symlinked folders are not followed (cycles).
+      else if (/\.ipynb$/i.test(e.name) && (e.isFile() || (e.isSymbolicLink() && isFileTarget(p)))) found.push(p);
     }
   };
   visit(root);

@@ -72,3 +72,14 @@ test('an audit of a directory mounts the matched data and says how notebooks wer
   assert.equal(loaded.dataNotes?.length, 3);
   assert.match(loaded.dataNotes!.join('\n'), /1 notebook\(s\) match no competition under --data-root .*c\.ipynb/);
 });
+
+test('a directory input takes symlinked notebooks (not dangling links, not linked folders)', () => {
+  const nbs = fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-dm-ln-'));
+  const real = notebook(fs.mkdtempSync(path.join(os.tmpdir(), 'nbm-dm-real-')), 'r.ipynb', ['x = 1']);
+  fs.mkdirSync(path.join(nbs, 'titanic'));
+  fs.symlinkSync(real, path.join(nbs, 'titanic', 'linked.ipynb'));
+  fs.symlinkSync(path.join(nbs, 'nowhere.ipynb'), path.join(nbs, 'titanic', 'dangling.ipynb'));
+  fs.symlinkSync(path.dirname(real), path.join(nbs, 'folder-link'));
+  const loaded = loadInput(nbs, { defaults: {} });
+  assert.deepEqual(loaded.jobs.map((j) => j.id), ['titanic/linked.ipynb']);
+});
