@@ -303,6 +303,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'pandas-pin-groupby-sum-min-count': 'PD140',
   'pandas-to-dict-orient-abbreviation': 'PD147',
   'pandas-list-agg-nuisance-columns': 'PD148',
+  'pandas-groupby-transform-nuisance-columns': 'PD150',
   'pandas-dropna-how-and-thresh': 'PD149',
   'pandas-getitem-int-positions-at-error': 'PD141',
   'pandas-pin-display-min-rows': 'PD142',
