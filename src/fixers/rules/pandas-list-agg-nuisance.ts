@@ -16,8 +16,7 @@
  * Recognised from the runtime error, whose traceback passes through pandas' list-like aggregation.
  */
 import type { Rule } from './types.js';
-import { err, rule } from './helpers.js';
-import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
+import { tracebackShimRule } from './traceback-shim.js';
 
 const MARK = '_pd_list_agg_';
 
@@ -70,7 +69,6 @@ export const LIST_AGG_SHIM = [
 /** A frame of the traceback inside pandas' list-like aggregation (IPython prints the qualified name). */
 const IN_LIST_AGG = /\b(?:compute_list_like|agg_list_like|agg_or_apply_list_like)\b/;
 
-const SHIM: ShimSpec = { mark: MARK, text: LIST_AGG_SHIM, qualifies: importOf('pandas') };
 
 const FIXTURE = [
   'import pandas as pd',
@@ -80,39 +78,19 @@ const FIXTURE = [
   "print(list(g.columns), g[('v', 'mean')].tolist(), f.loc['min', 'name'], f['v'].tolist())",
 ].join('\n');
 
-export const pandasListAggNuisance: Rule = rule({
+export const pandasListAggNuisance: Rule = tracebackShimRule({
   id: 'pandas-list-agg-nuisance-columns',
-  // The shim goes into the cell of the first pandas import: the rule must run there.
-  triggers: ['pandas'],
   library: 'pandas',
+  pkg: 'pandas',
   title: 'a list of reductions left out the columns (or functions) it failed on (until 2.0)',
   old: "df.groupby('Pclass').agg(['mean', 'std'])  # a frame with text columns",
   new: '# a shim after the first pandas import keeps what pandas 1.x kept: the columns / functions that work',
   removedIn: '2.0',
   deprecatedIn: '1.3',
-  trigger: 'error',
-  errors: [err('TypeError', /.*/)],
-  errorScope: 'notebook',
-  shim: true,
   link: 'https://pandas.pydata.org/docs/whatsnew/v2.0.0.html#removal-of-prior-version-deprecations-changes',
   message: 'until pandas 2.0 a list of reductions (agg([...])) dropped the columns of a frame or groupby, and the functions of a series, it failed on; today it raises: a shim after the first pandas import keeps what the old release kept',
-  fixtures: [{
-    before: FIXTURE,
-    after: FIXTURE.replace('import pandas as pd\n', `import pandas as pd\n${LIST_AGG_SHIM}\n`),
-    expect: "[('v', 'mean'), ('v', 'max')] [2.0, 5.0] a [3.0, 1.0]",
-    beforeError: 'TypeError',
-    context: {
-      runtime: {
-        ename: 'TypeError',
-        evalue: 'agg function failed [how->mean,dtype->object]',
-        traceback: ['File /usr/lib/python3/dist-packages/pandas/core/apply.py:345, in Apply.compute_list_like(self, op_name, selected_obj, kwargs)'],
-      },
-    },
-  }],
-  *find(ctx) {
-    const rt = ctx.nb.info.runtime;
-    if (!rt || !rt.traceback.some((l) => IN_LIST_AGG.test(l))) return;
-    const m = shimAfterImport(ctx, SHIM);
-    if (m) yield m;
-  },
+  mark: MARK,
+  shim: LIST_AGG_SHIM,
+  frame: IN_LIST_AGG,
+  fixture: { code: FIXTURE, expect: "[('v', 'mean'), ('v', 'max')] [2.0, 5.0] a [3.0, 1.0]", evalue: 'agg function failed [how->mean,dtype->object]', tracebackLine: 'File /usr/lib/python3/dist-packages/pandas/core/apply.py:345, in Apply.compute_list_like(self, op_name, selected_obj, kwargs)' },
 });

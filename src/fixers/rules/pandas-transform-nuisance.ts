@@ -14,8 +14,7 @@
  * Recognised from the runtime error, whose traceback passes through the general transform path.
  */
 import type { Rule } from './types.js';
-import { err, rule } from './helpers.js';
-import { importOf, shimAfterImport, type ShimSpec } from './import-shim.js';
+import { tracebackShimRule } from './traceback-shim.js';
 
 const MARK = '_pd_transform_nuisance_';
 
@@ -48,7 +47,6 @@ export const TRANSFORM_NUISANCE_SHIM = [
 /** A frame of the traceback in the general (function) path of a frame groupby's transform. */
 const IN_TRANSFORM = /\bDataFrameGroupBy\._transform_general\b/;
 
-const SHIM: ShimSpec = { mark: MARK, text: TRANSFORM_NUISANCE_SHIM, qualifies: importOf('pandas') };
 
 const FIXTURE = [
   'import pandas as pd',
@@ -57,39 +55,19 @@ const FIXTURE = [
   'print(list(out.columns), out["n"].tolist())',
 ].join('\n');
 
-export const pandasTransformNuisance: Rule = rule({
+export const pandasTransformNuisance: Rule = tracebackShimRule({
   id: 'pandas-groupby-transform-nuisance-columns',
-  // The shim goes into the cell of the first pandas import: the rule must run there.
-  triggers: ['pandas'],
   library: 'pandas',
+  pkg: 'pandas',
   title: "a groupby's transform with a function left out the columns it failed on (until 2.0)",
   old: "df.groupby('Company').transform(lambda x: x - x.mean())  # a frame with text columns",
   new: '# a shim after the first pandas import keeps what pandas 1.x kept: the columns the function works on',
   removedIn: '2.0',
   deprecatedIn: '1.3',
-  trigger: 'error',
-  errors: [err('TypeError', /.*/)],
-  errorScope: 'notebook',
-  shim: true,
   link: 'https://pandas.pydata.org/docs/whatsnew/v1.3.0.html#deprecations',
   message: "until pandas 2.0 a frame groupby's transform with a function dropped the columns the function failed on (deprecated 1.3, GH 41475); today it raises: a shim after the first pandas import keeps what the old release kept",
-  fixtures: [{
-    before: FIXTURE,
-    after: FIXTURE.replace('import pandas as pd\n', `import pandas as pd\n${TRANSFORM_NUISANCE_SHIM}\n`),
-    expect: "['n'] [-1.0, -2.0, 1.0, 2.0]",
-    beforeError: 'TypeError',
-    context: {
-      runtime: {
-        ename: 'TypeError',
-        evalue: "Could not convert string 'xx' to numeric",
-        traceback: ['File /usr/lib/python3/dist-packages/pandas/core/groupby/generic.py:1732, in DataFrameGroupBy._transform_general(self, func, engine, engine_kwargs, *args, **kwargs)'],
-      },
-    },
-  }],
-  *find(ctx) {
-    const rt = ctx.nb.info.runtime;
-    if (!rt || !rt.traceback.some((l) => IN_TRANSFORM.test(l))) return;
-    const m = shimAfterImport(ctx, SHIM);
-    if (m) yield m;
-  },
+  mark: MARK,
+  shim: TRANSFORM_NUISANCE_SHIM,
+  frame: IN_TRANSFORM,
+  fixture: { code: FIXTURE, expect: "['n'] [-1.0, -2.0, 1.0, 2.0]", evalue: "Could not convert string 'xx' to numeric", tracebackLine: 'File /usr/lib/python3/dist-packages/pandas/core/groupby/generic.py:1732, in DataFrameGroupBy._transform_general(self, func, engine, engine_kwargs, *args, **kwargs)' },
 });
