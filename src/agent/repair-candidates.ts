@@ -140,11 +140,13 @@ export async function repairCandidates(inp: RepairInputs): Promise<Candidate[]> 
     if (name) for (const c of await workingDirWalkPatches(inp.notebook, name)) out.push(c);
     const locate = inp.locateName ?? (inp.symbols ? (n: string) => homesOf(inp.symbols!, n) : undefined);
     const members = inp.symbols ? (m: string) => inp.symbols!.modules[m] : undefined;
-    for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate, members)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
     // A name no cell binds whose binding the author commented out: restored, if the record agrees.
+    // Before an import found by name: the author's own line says what the name was (`distributions`,
+    // commented out, was a list of scipy.stats distributions, not the module scipy.stats.distributions).
     if (name && unboundName(inp.notebook, inp.error)) {
       for (const c of commentedBindingPatches(inp.notebook, inp.cell, name)) out.push({ ...c, needsAgreement: true });
     }
+    for (const p of await missingImportPatches(inp.notebook, inp.cell, inp.error.evalue, locate, members)) out.push({ patch: p, label: p.summary.replace(/^cell \d+: /, '').replace(/ \(.*$/, '') });
     // Python's suggestion is printed by the traceback, not part of the exception's message.
     const hintText = [inp.error.evalue, ...(inp.error.traceback ?? [])].join('\n').replace(/\u001b\[[0-9;?]*[ -\/]*[@-~]/g, '');
     const hinted = await didYouMeanPatch(inp.notebook, inp.cell, `${inp.error.evalue} ${/Did you mean: '\w+'\?/.exec(hintText)?.[0] ?? ''}`);

@@ -1,5 +1,5 @@
 /** A binding the author commented out after running it, restored for a NameError no cell answers. */
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commentedBindingPatches } from '../../../src/fixers/rules/commented-binding.js';
 import { makeNotebook } from '../../support/notebooks.js';
@@ -29,4 +29,17 @@ describe('commentedBindingPatches', () => {
     const nb = makeNotebook(['# estimators = the models we fit, by kind\n# if estimators == {}: reset\n# est = {}\n# estimators = {', 'estimators[k] = 1']);
     assert.deepEqual(commentedBindingPatches(nb, 1, 'estimators'), []);
   });
+});
+
+test("the author's commented-out binding comes before an import the symbol index finds by the same name", async () => {
+  const { repairCandidates } = await import('../../../src/agent/repair-candidates.js');
+  const { withCounts } = await import('../../support/notebooks.js');
+  const nb = withCounts(['import scipy.stats as st\n#distributions = [st.norm, st.laplace]\nfor d in distributions:\n    print(d.name)'], [1]);
+  const error = { ename: 'NameError', evalue: "name 'distributions' is not defined", traceback: [] };
+  // The index knows a public module of that name (scipy.stats.distributions).
+  const out = await repairCandidates({ notebook: nb, original: nb, cell: 0, error, dataFiles: [], locateName: (n: string) => (n === 'distributions' ? ['scipy.stats'] : []) } as any);
+  const kinds = out.map((c: any) => (c.needsAgreement ? 'commented' : /import/i.test(c.label) ? 'import' : 'other'));
+  assert.ok(kinds.includes('commented'));
+  assert.ok(kinds.includes('import'), kinds.join(','));
+  assert.ok(kinds.indexOf('commented') < kinds.indexOf('import'), kinds.join(','));
 });
