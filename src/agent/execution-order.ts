@@ -85,10 +85,8 @@ export async function unprovenOrdersForNameError(work: Notebook, failingCell: nu
 }
 
 /**
- * `unproven`: the counts are made up from the file's order (unprovenOrdersForNameError), so nothing
- * says the author ran a cell that reads what the failing cell (or another cell that stays below it)
- * binds or changes before it: such a cell (a plot of the columns the failing cell joins) is never
- * taken along as a companion.
+ * `unproven`: the counts are made up from the file's order (unprovenOrdersForNameError), so the moved
+ * cells' inputs are settled against the file (settleInputs); `work` supplies the import lines a replay needs.
  */
 export function planMove(du: NotebookDefUse, counts: Map<number, number>, order: number[], failingCell: number, name: string, unproven = false, work?: Notebook): OrderRepair | undefined {
   const pos = (i: number) => order.indexOf(i);
@@ -249,7 +247,13 @@ export function runUpReplay(original: Notebook, work: Notebook, runUp: OrderRepa
     return from >= 0 && currentOrder.slice(from + 1, failPos).some((c) => !runUp.moved.includes(c) && (counts.get(c) ?? Infinity) < last && (du.byCell.get(c)?.uses ?? []).some((u) => binds.has(u)));
   });
   if (!readBetween) return undefined;
-  return { source: runUp.moved.map((c) => sourceText(work.cells[c]?.source)).join('\n\n'), cells: runUp.moved };
+  return replayOf(work, runUp.moved);
+}
+
+/** Cells run again as one inserted cell: their sources in order (after any import lines they need). */
+function replayOf(work: Notebook, cells: number[], imports: string[] = []): { source: string; cells: number[] } {
+  const head = imports.length ? [imports.join('\n')] : [];
+  return { source: [...head, ...cells.map((c) => sourceText(work.cells[c]?.source))].join('\n\n'), cells };
 }
 
 /**
@@ -260,9 +264,7 @@ export function runUpReplay(original: Notebook, work: Notebook, runUp: OrderRepa
  * so nothing between the failing cell and their place sees state it did not see before.
  */
 export function unprovenReplay(work: Notebook, plan: OrderRepair): { source: string; cells: number[] } | undefined {
-  if (!plan.moved.length) return undefined;
-  const head = plan.imports?.length ? [plan.imports.join('\n')] : [];
-  return { source: [...head, ...plan.moved.map((c) => sourceText(work.cells[c]?.source))].join('\n\n'), cells: plan.moved };
+  return plan.moved.length ? replayOf(work, plan.moved, plan.imports) : undefined;
 }
 
 export function describeMove(moved: number[], failingCell: number, name: string, counts: Map<number, number>): string {

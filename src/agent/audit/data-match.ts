@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { codeCells, readNotebookFile, sourceText } from '../../core/notebook.js';
 
 export interface CompetitionMatch {
   dir: string;
@@ -78,9 +79,7 @@ export function indexDataRoot(root: string): DataRootIndex {
 /** The code cells of a notebook file, joined; empty when it cannot be read (the run reports that). */
 function notebookCode(nbPath: string): string {
   try {
-    const nb = JSON.parse(fs.readFileSync(nbPath, 'utf8')) as { cells?: Array<{ cell_type?: string; source?: string | string[] }>; worksheets?: Array<{ cells?: Array<{ cell_type?: string; input?: string | string[] }> }> };
-    const cells = nb.cells ?? nb.worksheets?.flatMap((w) => w.cells ?? []).map((c) => ({ cell_type: c.cell_type, source: c.input })) ?? [];
-    return cells.filter((c) => c.cell_type === 'code').map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source ?? '')).join('\n');
+    return codeCells(readNotebookFile(nbPath).notebook).map(({ cell }) => sourceText(cell.source)).join('\n');
   } catch {
     return '';
   }

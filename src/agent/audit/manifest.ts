@@ -46,16 +46,14 @@ export function loadInput(input: string, opts: InputOptions): LoadedInput {
     throw new UsageError(`${input} does not exist`, 'audit takes a directory of notebooks or a manifest (.json or .csv)');
   }
   const matcher = dataMatcher(opts);
-  if (st.isDirectory()) {
-    const jobs = directoryJobs(abs, opts, matcher);
+  const withNotes = (input: Omit<LoadedInput, 'dataNotes'>): LoadedInput => {
     const notes = matcher.notes();
-    return { kind: 'directory', root: abs, jobs, ...(notes.length ? { dataNotes: notes } : {}) };
-  }
+    return { ...input, ...(notes.length ? { dataNotes: notes } : {}) };
+  };
+  if (st.isDirectory()) return withNotes({ kind: 'directory', root: abs, jobs: directoryJobs(abs, opts, matcher) });
   if (/\.ipynb$/i.test(abs)) {
-    const taken = new Set<string>();
     const id = path.basename(abs);
-    const notes = (job: AuditJob[]) => ({ jobs: job, ...(matcher.notes().length ? { dataNotes: matcher.notes() } : {}) });
-    return { kind: 'notebook', root: path.dirname(abs), ...notes([{ ...opts.defaults, id, path: abs, ...matcher.dataFor(abs), artifactDir: artifactDirFor(id, taken) }]) };
+    return withNotes({ kind: 'notebook', root: path.dirname(abs), jobs: [{ ...opts.defaults, id, path: abs, ...matcher.dataFor(abs), artifactDir: artifactDirFor(id, new Set()) }] });
   }
   if (/\.(json|csv)$/i.test(abs)) return { kind: 'manifest', root: path.dirname(abs), jobs: manifestJobs(abs, opts) };
   throw new UsageError(`${input}: not a directory, a notebook or a manifest (.json / .csv)`);
