@@ -57,12 +57,16 @@ export async function missingImportPatches(nb: Notebook, cell: number, evalue: s
   const cells = await parseNotebookCells(nb);
   let asModule = false;
   let own: string | undefined;
+  let homes: string[] = [];
   try {
     const ctx = new NotebookContext(cells, notebookInfo(nb, cells, {}));
     if (ctx.isBound(name)) {
       own = laterOwnImport(ctx, name, cell);
       if (!own) return [];
-    } else asModule = usedAsModule(ctx, name, members);
+    } else {
+      asModule = usedAsModule(ctx, name, members?.(name));
+      homes = plausibleHomes(ctx, name, locate?.(name) ?? [], members);
+    }
   } finally {
     disposeCells(cells);
   }
@@ -78,7 +82,7 @@ export async function missingImportPatches(nb: Notebook, cell: number, evalue: s
   }
   const lines = [...(CONVENTIONAL_IMPORTS[name] ?? [])];
   if (asModule && !lines.includes(`import ${name}`)) lines.push(`import ${name}`);
-  for (const mod of locate?.(name) ?? []) {
+  for (const mod of homes) {
     const line = `from ${mod} import ${name}`;
     if (!lines.includes(line)) lines.push(line);
   }
@@ -114,14 +118,29 @@ function laterOwnImport(ctx: NotebookContext, name: string, cell: number): strin
  * The member check keeps a lost variable that shares a module's name (`test.shape`, `time.sleep` is
  * fine, `string.lower()` on a lost str is not) from being "repaired" by an import.
  */
-function usedAsModule(ctx: NotebookContext, name: string, members?: ModuleMembers): boolean {
-  const known = members?.(name);
+function usedAsModule(ctx: NotebookContext, name: string, known: readonly string[] | undefined): boolean {
   if (!known?.length) return false;
   const attrs = ctx.identifiers(name).map((u) => {
     const p = u.node.parent;
     return p?.type === 'attribute' && p.childForFieldName('object')?.startIndex === u.node.startIndex ? p.childForFieldName('attribute')?.text : undefined;
   });
   return attrs.length > 0 && attrs.every((a) => a !== undefined && known.includes(a));
+}
+
+/**
+ * The homes the symbol index found, less those that cannot be what the notebook meant:
+ * - `name` is itself a top-level module of the environment (`pandas`): any home only re-exports it
+ *   (`from pandas.core.frame import pandas`); `import name` above is the candidate, when uses fit.
+ * - `home.name` is a submodule (`seaborn.distributions`) but the notebook does not use the name as
+ *   that module (iterates it, indexes it, or reads attributes the module lacks): a lost variable.
+ */
+function plausibleHomes(ctx: NotebookContext, name: string, homes: string[], members?: ModuleMembers): string[] {
+  if (!members) return homes;
+  if (members(name)?.length) return [];
+  return homes.filter((mod) => {
+    const sub = members(`${mod}.${name}`);
+    return !sub || usedAsModule(ctx, name, sub);
+  });
 }
 
 /**

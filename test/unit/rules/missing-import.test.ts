@@ -29,6 +29,24 @@ describe('missingImportPatches', () => {
     const bare = notebookOf(['f(calendar)']);
     assert.deepEqual(await missingImportPatches(bare, 0, "name 'calendar' is not defined", undefined, members), []);
   });
+  it('homes that cannot be meant: a re-exported top-level module, a submodule the notebook does not use as one', async () => {
+    const members = (m: string) => (({
+      pandas: ['DataFrame', 'read_csv'], 'seaborn.distributions': ['histplot', 'kdeplot'], 'scipy.stats.distributions': ['norm', 'gamma'],
+    }) as Record<string, string[]>)[m];
+    const lines = (p: Awaited<ReturnType<typeof missingImportPatches>>) => p.map((x) => (x.edits[0] as any).newSource.split('\n')[0]);
+    // `from pandas.core.frame import pandas` is `import pandas`.
+    const pd = notebookOf(["df = pandas.read_csv('train.csv')"]);
+    assert.deepEqual(lines(await missingImportPatches(pd, 0, "name 'pandas' is not defined", () => ['pandas.core.frame'], members)), ['import pandas']);
+    // A list of distributions the author lost, iterated: no module is it.
+    const seq = notebookOf(['for d in distributions:\n    d.fit(x)']);
+    assert.deepEqual(await missingImportPatches(seq, 0, "name 'distributions' is not defined", () => ['seaborn', 'scipy.stats'], members), []);
+    // Used through the submodule's own names: that home stays, the other goes.
+    const mod = notebookOf(['distributions.norm.pdf(0)']);
+    assert.deepEqual(lines(await missingImportPatches(mod, 0, "name 'distributions' is not defined", () => ['seaborn', 'scipy.stats'], members)), ['from scipy.stats import distributions']);
+    // A home whose name is not a submodule is kept as before.
+    const fn = notebookOf(['gs = GridSearchCV(est)']);
+    assert.equal((await missingImportPatches(fn, 0, "name 'GridSearchCV' is not defined", () => ['sklearn.model_selection'], members)).length, 1);
+  });
   it("the notebook's own import from a later cell, copied in (the author had run it first); nothing for other bindings", async () => {
     const nb = notebookOf(['clf = ExtraTreesClassifier(n_estimators=10)\nX = clf', 'from sklearn.ensemble import ExtraTreesClassifier\next = ExtraTreesClassifier()\nuse(X)', 'import numpy as np']);
     const p = await missingImportPatches(nb, 0, "name 'ExtraTreesClassifier' is not defined");
