@@ -12,6 +12,7 @@ import type { ExpectedError } from '../core/run-result.js';
 import { MAX_UNBOUND_SKIPS, unboundLeafExcuse, unboundName } from './unbound-name.js';
 import { neverRunOverwriter } from './never-run-overwriter.js';
 import { absentPictureExcuse } from './absent-picture.js';
+import { missingInputSlice, type MissingInputSlice } from './missing-input.js';
 import { missingLabel } from './earlier-run-cells.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { budgetStop, wallSpent, type Budgets } from './budgets.js';
@@ -169,7 +170,11 @@ export function skipNeverRun(d: FixDiagnosis, neverRun: ReadonlySet<number>, unf
 /** Never-run cells skipped for rebinding what a failing recorded cell reads, at most (never-run-overwriter.ts). */
 export const MAX_OVERWRITER_SKIPS = 3;
 
-export type StuckMove = { kind: 'excuse'; cell: number; expected: ExpectedError } | { kind: 'stop'; stop: Stop };
+export type StuckMove =
+  | { kind: 'excuse'; cell: number; expected: ExpectedError }
+  /** An input the data lacks: the statements and cells that need it set aside (missing-input.ts). */
+  | { kind: 'slice'; input: string; slice: MissingInputSlice }
+  | { kind: 'stop'; stop: Stop };
 
 /**
  * No fixer proposed anything. A never-run cell that fails is skipped (excuseNeverRun); else a
@@ -192,6 +197,8 @@ export function stuckMove(input: {
   canSkip?: boolean;
   /** Cells already skipped for reading a name no cell binds (unbound-name.unboundLeafExcuse). */
   unboundSkips?: number;
+  /** Inputs whose slice was already set aside (each once: a second failure on it is not the slice's to mend). */
+  slicedInputs?: ReadonlySet<string>;
 }): StuckMove {
   const { diagnosis: d, stop, neverRun } = input;
   const unfinished = input.unfinished && excuseUnfinished(d, stop, input.unfinished);
@@ -202,6 +209,12 @@ export function stuckMove(input: {
   // A recorded cell that reads a name no cell binds, and that no later cell depends on (unbound-name.ts).
   const leaf = input.canSkip && d.error && stop.reason === 'unfixable' && (input.unboundSkips ?? 0) < MAX_UNBOUND_SKIPS ? unboundLeafExcuse(input.notebook, d.cell, d.error, input.runOrder) : undefined;
   if (leaf) return { kind: 'excuse', cell: d.cell, expected: leaf };
+  // A read of a file the data provided does not hold (stuckStop said so): what does not need it still runs.
+  const absent = input.canSkip && d.error && stop.reason === 'unfixable' && /data provided does not hold/.test(stop.detail) ? missingPath(d.error.ename, d.error.evalue) : undefined;
+  if (absent && !absent.write && !input.slicedInputs?.has(absent.path) && input.slicedInputs !== undefined) {
+    const slice = missingInputSlice(input.notebook, d.cell, d.error!, absent.path, input.runOrder);
+    if (slice) return { kind: 'slice', input: absent.path, slice };
+  }
   if (!neverRun) return { kind: 'stop', stop };
   const excused = excuseNeverRun(d, stop, neverRun);
   if (excused) return { kind: 'excuse', cell: d.cell, expected: excused };

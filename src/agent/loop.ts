@@ -46,6 +46,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   const draws = new UnseededDrift();
   const overwritersSkipped = new Set<number>(); // never-run cells skipped for rebinding what a recorded cell reads
   let unboundSkips = 0; // recorded cells skipped for reading a name no cell binds
+  const slicedInputs = new Set<string>(); // inputs the data lacks whose dependent code was set aside
   let step = 0;
   try {
     let state = await runner.execute('full', 0);
@@ -151,8 +152,21 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       }
       if (!patch) {
         // Skip a never-run cell (the failing one, or one above that rebinds what it reads), or stop.
-        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder, canSkip: !!env.excuse, unboundSkips });
+        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder, canSkip: !!env.excuse, unboundSkips, slicedInputs });
         if (next.kind === 'stop') return done(next.stop);
+        if (next.kind === 'slice') {
+          slicedInputs.add(next.input);
+          const { patch: cut, skip } = next.slice;
+          const fix = cut ? bench.apply(cut, step, diagnosis.why, trigger) : undefined;
+          for (const s of skip) {
+            env.excuse!(s.cell, s.expected);
+            emit({ type: 'excused', cell: s.cell, expected: s.expected });
+          }
+          // Skipped cells will not rebind what they bound before: from a fresh kernel.
+          state = await runner.reexecute(step, [...(fix?.cells ?? []), ...skip.map((s) => s.cell)], state, true);
+          kernelStale = false;
+          continue;
+        }
         if (next.expected.overwrites) overwritersSkipped.add(next.cell);
         if (next.expected.unbound) unboundSkips++;
         state = await excuse(next.cell, next.expected);
