@@ -23,6 +23,7 @@ import type { ExpectedError } from '../core/run-result.js';
 import { analyzeCell, analyzeNotebook, type CellDefUse } from '../fixers/python/defuse.js';
 import { maskIPythonLines } from '../fixers/python/ipython.js';
 import { parsePython } from '../fixers/python/parser.js';
+import { lastTopLevelStatement } from '../fixers/python/statements.js';
 
 /** The largest share of the notebook's code cells the slice may skip (the failing cell included). */
 export const MAX_SLICE_SHARE = 0.4;
@@ -95,6 +96,13 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
     if (tainted) cut.add(i);
     follow(du, tainted);
   });
+  // A cut statement that shows something (a print, the cell's last expression) would leave the cell's
+  // stored outputs without what made them: then the whole cell is not run (its outputs unjudged), and
+  // what its other statements bind is not there for later cells either.
+  const last = lastTopLevelStatement(source);
+  const shows = [...cut].some((i) => /\b(print|display)\s*\(/.test(units[i]!.text))
+    || (cut.has(units.length - 1) && last?.type === 'expression_statement' && !/assignment/.test(last.expression ?? '') && !last.semicolon);
+  if (shows) for (const u of units) for (const n of [...analyzeCell(u.text).defines]) live.add(n);
   const analysis = analyzeNotebook(nb);
   const pos = (c: number): number => (order ? order.indexOf(c) : c);
   const later = analysis.cells.filter((c) => pos(c.cell) > pos(cell)).sort((a, b) => pos(a.cell) - pos(b.cell));
@@ -105,7 +113,7 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
     if (tainted) skipped.push(du.cell);
     follow(du, tainted);
   }
-  const wholeCell = cut.size === units.length;
+  const wholeCell = shows || cut.size === units.length;
   const codeCells = analysis.cells.filter((c) => sourceText(nb.cells[c.cell]!.source).trim()).length;
   const share = (skipped.length + (wholeCell ? 1 : 0)) / Math.max(1, codeCells);
   if (share > MAX_SLICE_SHARE) return undefined;

@@ -44,6 +44,9 @@ describe('missingInputSlice', () => {
     const loop = notebookOf([cells[0]!, "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')\nfor df in [train, test]:\n    df['a'] = 1", 'print(train.a.sum())', 'print(train.shape)', 'm = train.mean()', 'z = 3']);
     assert.equal(missingInputSlice(loop, 1, err, 'test.csv'), undefined);
     assert.equal(missingInputSlice(notebookOf(['test = pd.read_csv("test.csv"', 'a', 'b', 'c']), 0, err, 'test.csv'), undefined);
+    // What the cell shows needs the file: the whole cell is not run, so what it binds is missing below too.
+    const shown = notebookOf([cells[0]!, "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')\ntest.shape", 'print(train.shape)', 'a = train.mean()', 'b = train.sum()', 'c = 3']);
+    assert.equal(missingInputSlice(shown, 1, err, 'test.csv'), undefined);
   });
   it('stuckMove offers the slice for an input the data lacks, once per input, only where cells can be skipped', () => {
     const diagnosis = { kind: 'fix', fixType: 'error-repair', cell: 1, signature: 's', why: 'w', error: { ...err, traceback: [] } } as any;
