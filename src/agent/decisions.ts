@@ -211,7 +211,7 @@ export function stuckMove(input: {
   if (leaf) return { kind: 'excuse', cell: d.cell, expected: leaf };
   // A read of a file the data provided does not hold (stuckStop said so): what does not need it still runs.
   const absent = input.canSkip && d.error && stop.reason === 'unfixable' && /data provided does not hold/.test(stop.detail) ? missingPath(d.error.ename, d.error.evalue) : undefined;
-  if (absent && !absent.write && !input.slicedInputs?.has(absent.path) && input.slicedInputs !== undefined) {
+  if (absent && !absent.write && input.slicedInputs && !input.slicedInputs.has(absent.path)) {
     const slice = missingInputSlice(input.notebook, d.cell, d.error!, absent.path, input.runOrder);
     if (slice) return { kind: 'slice', input: absent.path, slice };
   }

@@ -90,8 +90,8 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
     else for (const n of du.defines) live.delete(n);
   };
   const cut = new Set<number>();
-  units.forEach((u, i) => {
-    const du = analyzeCell(u.text);
+  const analyses = units.map((u) => analyzeCell(u.text));
+  analyses.forEach((du, i) => {
     const tainted = seeds.includes(i) || reads(du);
     if (tainted) cut.add(i);
     follow(du, tainted);
@@ -102,7 +102,7 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
   const last = lastTopLevelStatement(source);
   const shows = [...cut].some((i) => /\b(print|display)\s*\(/.test(units[i]!.text))
     || (cut.has(units.length - 1) && last?.type === 'expression_statement' && !/assignment/.test(last.expression ?? '') && !last.semicolon);
-  if (shows) for (const u of units) for (const n of [...analyzeCell(u.text).defines]) live.add(n);
+  if (shows) for (const du of analyses) for (const n of du.defines) live.add(n);
   const analysis = analyzeNotebook(nb);
   const pos = (c: number): number => (order ? order.indexOf(c) : c);
   const later = analysis.cells.filter((c) => pos(c.cell) > pos(cell)).sort((a, b) => pos(a.cell) - pos(b.cell));
