@@ -12,7 +12,7 @@ import type { ExpectedError } from '../core/run-result.js';
 import { MAX_UNBOUND_SKIPS, unboundLeafExcuse, unboundName } from './unbound-name.js';
 import { neverRunOverwriter } from './never-run-overwriter.js';
 import { absentPictureExcuse } from './absent-picture.js';
-import { missingInputSlice, type MissingInputSlice } from './missing-input.js';
+import { MAX_SLICE_SHARE, missingInputSlice, type MissingInputSlice } from './missing-input.js';
 import { missingLabel } from './earlier-run-cells.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { budgetStop, wallSpent, type Budgets } from './budgets.js';
@@ -172,7 +172,7 @@ export const MAX_OVERWRITER_SKIPS = 3;
 
 export type StuckMove =
   | { kind: 'excuse'; cell: number; expected: ExpectedError }
-  /** An input the data lacks: the statements and cells that need it set aside (missing-input.ts). */
+  /** An input the data lacks, or a module the environment lacks: the statements and cells that need it set aside (missing-input.ts). */
   | { kind: 'slice'; input: string; slice: MissingInputSlice }
   | { kind: 'stop'; stop: Stop };
 
@@ -197,8 +197,10 @@ export function stuckMove(input: {
   canSkip?: boolean;
   /** Cells already skipped for reading a name no cell binds (unbound-name.unboundLeafExcuse). */
   unboundSkips?: number;
-  /** Inputs whose slice was already set aside (each once: a second failure on it is not the slice's to mend). */
+  /** Inputs (and `module:` names) whose slice was already set aside (each once: a second failure on it is not the slice's to mend). */
   slicedInputs?: ReadonlySet<string>;
+  /** The share of the notebook's code cells earlier slices took: all slices together stay within MAX_SLICE_SHARE. */
+  slicedShare?: number;
 }): StuckMove {
   const { diagnosis: d, stop, neverRun } = input;
   const unfinished = input.unfinished && excuseUnfinished(d, stop, input.unfinished);
@@ -211,9 +213,19 @@ export function stuckMove(input: {
   if (leaf) return { kind: 'excuse', cell: d.cell, expected: leaf };
   // A read of a file the data provided does not hold (stuckStop said so): what does not need it still runs.
   const absent = input.canSkip && d.error && stop.reason === 'unfixable' && /data provided does not hold/.test(stop.detail) ? missingPath(d.error.ename, d.error.evalue) : undefined;
+  const room = (slice: MissingInputSlice | undefined) => slice && slice.share + (input.slicedShare ?? 0) <= MAX_SLICE_SHARE;
   if (absent && !absent.write && input.slicedInputs && !input.slicedInputs.has(absent.path)) {
-    const slice = missingInputSlice(input.notebook, d.cell, d.error!, absent.path, input.runOrder);
-    if (slice) return { kind: 'slice', input: absent.path, slice };
+    const slice = missingInputSlice(input.notebook, d.cell, d.error!, { kind: 'file', path: absent.path }, input.runOrder);
+    if (room(slice)) return { kind: 'slice', input: absent.path, slice: slice! };
+  }
+  // A top-level module the environment lacks (a library it does not ship, the author's own helper
+  // absent from the project): what does not need it still runs. A dotted name (`sklearn.cross_validation`)
+  // is a module of a package the environment has, moved or removed: the rules' business, never sliced.
+  const module = input.canSkip && d.error?.ename === 'ModuleNotFoundError' && (stop.reason === 'unfixable' || stop.reason === 'no-fix-available')
+    ? /^No module named '([A-Za-z_]\w*)'$/.exec(d.error.evalue.trim())?.[1] : undefined;
+  if (module && input.slicedInputs && !input.slicedInputs.has(`module:${module}`)) {
+    const slice = missingInputSlice(input.notebook, d.cell, d.error!, { kind: 'module', name: module }, input.runOrder);
+    if (room(slice)) return { kind: 'slice', input: `module:${module}`, slice: slice! };
   }
   if (!neverRun) return { kind: 'stop', stop };
   const excused = excuseNeverRun(d, stop, neverRun);

@@ -46,7 +46,8 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   const draws = new UnseededDrift();
   const overwritersSkipped = new Set<number>(); // never-run cells skipped for rebinding what a recorded cell reads
   let unboundSkips = 0; // recorded cells skipped for reading a name no cell binds
-  const slicedInputs = new Set<string>(); // inputs the data lacks whose dependent code was set aside
+  const slicedInputs = new Set<string>(); // inputs the data lacks (modules the environment lacks) whose dependent code was set aside
+  let slicedShare = 0; // the share of the code cells those slices took
   let step = 0;
   try {
     let state = await runner.execute('full', 0);
@@ -152,10 +153,11 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       }
       if (!patch) {
         // Skip a never-run cell (the failing one, or one above that rebinds what it reads), or stop.
-        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder, canSkip: !!env.excuse, unboundSkips, slicedInputs });
+        const next = stuckMove({ diagnosis, stop: stuckStop({ diagnosis, notebook: bench.work, ...d.stuck }), notebook: bench.work, neverRun: env.excuse ? d.neverRun : undefined, unfinished: env.excuse ? d.unfinished : undefined, skipped: overwritersSkipped, runOrder: bench.runOrder, canSkip: !!env.excuse, unboundSkips, slicedInputs, slicedShare });
         if (next.kind === 'stop') return done(next.stop);
         if (next.kind === 'slice') {
           slicedInputs.add(next.input);
+          slicedShare += next.slice.share;
           const { patch: cut, skip } = next.slice;
           const fix = cut ? bench.apply(cut, step, diagnosis.why, trigger) : undefined;
           for (const s of skip) {

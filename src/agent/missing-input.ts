@@ -1,53 +1,68 @@
 /**
- * An input the data provided does not hold: Forest Cover's data is train.csv only, yet nearly every
- * notebook of that competition reads test.csv too; an author reads a file made in another notebook.
- * What needs that input cannot run here, but what does not need it can, and its stored outputs can
- * still be held to the record. So, instead of stopping at the first read:
+ * Something a notebook needs that this run does not have: an input file the data provided does not
+ * hold (Forest Cover's data is train.csv only, yet nearly every notebook of that competition reads
+ * test.csv too; an author reads a file made in another notebook), or a module the fixed environment
+ * lacks (lightgbm, keras, the author's own helper module). What needs it cannot run here, but what
+ * does not need it can, and its stored outputs can still be held to the record. So, instead of
+ * stopping at the first failure:
  *
- * - the failing cell is split into its top-level statements; the statements that name the file (or,
- *   when its path is built from variables, the one the traceback points at) and every later
- *   statement of the cell that reads what they bind or change are commented out, with a line saying
- *   why; when nothing else is left in the cell, the cell is skipped instead;
- * - every later cell (in run order) that reads or changes what those statements bound or changed, or
- *   what an earlier skipped cell bound or changed, is skipped (not run, its stored outputs unjudged,
- *   named in the verdict), the same forward slice as defuse.dependentCells;
- * - only when that slice is a small part of the notebook (at most MAX_SLICE_SHARE of its code cells):
- *   a test frame concatenated with the training frame for feature engineering taints everything
- *   after it, and then the notebook cannot be reproduced without the file, which the run says
- *   (`unfixable`) as before.
+ * - the failing cell is split into its top-level statements; the statements that need the missing
+ *   thing (name the file, or import the module; else the one the traceback points at) are the seeds;
+ * - the forward slice runs statement by statement, in run order, from the seeds through the failing
+ *   cell and every later cell: a statement that reads or changes what a cut statement bound or
+ *   changed is cut too, and what it binds joins the slice; a statement that rebinds a name from
+ *   untouched values takes it out of the slice;
+ * - a cell whose cut statements are all of it, or show something (a print, the cell's last
+ *   expression: its stored outputs would be left without what made them), is skipped whole (not
+ *   run, its stored outputs unjudged, named in the verdict), and everything it binds joins the slice;
+ *   in any other cell the cut statements are commented out, with a line saying why;
+ * - only when the slice is a small part of the notebook (at most MAX_SLICE_SHARE of its code cells,
+ *   a partly cut cell counting by its share of cut statements): a test frame concatenated with the
+ *   training frame for feature engineering taints everything after it, and then the notebook cannot
+ *   be reproduced without the file, which the run says (`unfixable`) as before.
  */
 import path from 'node:path';
 import { sourceText, type Notebook } from '../core/notebook.js';
 import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
-import { analyzeCell, analyzeNotebook, type CellDefUse } from '../fixers/python/defuse.js';
+import { analyzeCell, type CellDefUse } from '../fixers/python/defuse.js';
 import { maskIPythonLines } from '../fixers/python/ipython.js';
 import { parsePython } from '../fixers/python/parser.js';
 import { lastTopLevelStatement } from '../fixers/python/statements.js';
 
-/** The largest share of the notebook's code cells the slice may skip (the failing cell included). */
+/** The largest share of the notebook's code cells the slice may take (the failing cell included). */
 export const MAX_SLICE_SHARE = 0.4;
 
+/** What this run does not have: a data file, or a top-level module the environment lacks. */
+export type Absent = { kind: 'file'; path: string } | { kind: 'module'; name: string };
+
 export interface MissingInputSlice {
-  /** The failing cell with the statements that need the input commented out (absent when the whole cell is skipped). */
+  /** The cells with the statements that need what is absent commented out (absent when whole cells only are skipped). */
   patch?: Patch;
-  /** Cells not run: the later cells that need the input (and the failing cell when nothing of it is left). */
+  /** Cells not run: cells whose every statement (or a shown one) needs what is absent. */
   skip: Array<{ cell: number; expected: ExpectedError }>;
+  /** The share of the notebook's code cells the slice takes (whole cells 1, partly cut cells their cut share). */
+  share: number;
 }
 
-/** A top-level statement of a cell, with the comment and blank lines above it: [first row, last row]. */
-function statementRows(source: string): Array<[number, number]> | undefined {
+interface Unit {
+  rows: [number, number];
+  text: string;
+}
+
+/** A cell's top-level statements, each with the comment and blank lines above it; undefined when it does not parse. */
+function statementUnits(source: string): Unit[] | undefined {
   const { code } = maskIPythonLines(source);
   const tree = parsePython(code);
   try {
     const stmts = tree.rootNode.namedChildren.filter((c) => !!c && c.type !== 'comment');
     if (stmts.some((s) => s!.type === 'ERROR' || s!.hasError)) return undefined;
-    const lines = source.split('\n').length;
-    const out: Array<[number, number]> = [];
+    const lines = source.split('\n');
+    const out: Unit[] = [];
     let from = 0;
     stmts.forEach((s, i) => {
-      const to = i === stmts.length - 1 ? lines - 1 : s!.endPosition.row;
-      out.push([from, to]);
+      const to = i === stmts.length - 1 ? lines.length - 1 : s!.endPosition.row;
+      out.push({ rows: [from, to], text: lines.slice(from, to + 1).join('\n') });
       from = to + 1;
     });
     return out;
@@ -63,16 +78,32 @@ function failingRow(traceback: readonly string[]): number | undefined {
   return m ? Number(m[1]) - 1 : undefined;
 }
 
-export function missingInputSlice(nb: Notebook, cell: number, error: { ename: string; evalue: string; traceback?: readonly string[] }, missing: string, order?: readonly number[]): MissingInputSlice | undefined {
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Does this statement need what is absent (name the file; import the module or load it as an extension)? */
+function needs(text: string, absent: Absent): boolean {
+  if (absent.kind === 'file') return !!absent.path && text.includes(path.basename(absent.path));
+  const m = escape(absent.name);
+  return new RegExp(`^[ \\t]*(?:import[ \\t][^\\n]*\\b${m}\\b(?!\\.)|import[ \\t]+${m}\\.|from[ \\t]+${m}(?:\\.|[ \\t])|%?(?:re)?load_ext[ \\t]+${m}\\b)`, 'm').test(text);
+}
+
+/** Does a cut unit show something in the cell's stored outputs (a print or display, the cell's shown last expression)? */
+function showsOutput(source: string, units: readonly Unit[], cut: ReadonlySet<number>): boolean {
+  if ([...cut].some((i) => /\b(print|display)\s*\(/.test(units[i]!.text))) return true;
+  if (!cut.has(units.length - 1)) return false;
+  const last = lastTopLevelStatement(source);
+  return last?.type === 'expression_statement' && !/assignment/.test(last.expression ?? '') && !last.semicolon;
+}
+
+const label = (absent: Absent): string => (absent.kind === 'file' ? path.basename(absent.path) : absent.name);
+
+export function missingInputSlice(nb: Notebook, cell: number, error: { ename: string; evalue: string; traceback?: readonly string[] }, absent: Absent, order?: readonly number[]): MissingInputSlice | undefined {
   const failing = nb.cells[cell];
   if (failing?.cell_type !== 'code') return undefined;
   const source = sourceText(failing.source);
-  const rows = statementRows(source);
-  if (!rows?.length) return undefined;
-  const lines = source.split('\n');
-  const units = rows.map(([a, b]) => ({ rows: [a, b] as [number, number], text: lines.slice(a, b + 1).join('\n') }));
-  const base = path.basename(missing);
-  let seeds = units.map((u, i) => (base && u.text.includes(base) ? i : -1)).filter((i) => i >= 0);
+  const units = statementUnits(source);
+  if (!units?.length) return undefined;
+  let seeds = units.map((u, i) => (needs(u.text, absent) ? i : -1)).filter((i) => i >= 0);
   if (!seeds.length) {
     const row = failingRow(error.traceback ?? []);
     const at = row === undefined ? -1 : units.findIndex((u) => row >= u.rows[0] && row <= u.rows[1]);
@@ -80,7 +111,6 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
   }
   if (!seeds.length) return undefined;
 
-  // The forward slice: statements of the failing cell first, then the later cells in run order.
   const live = new Set<string>();
   const reads = (du: CellDefUse) => [...du.uses, ...du.mutates].some((n) => live.has(n));
   // A tainted unit that changes something in place may change it through an alias (`for df in
@@ -89,50 +119,73 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
     if (tainted) for (const n of [...du.defines, ...du.mutates, ...(du.mutates.length ? du.uses : [])]) live.add(n);
     else for (const n of du.defines) live.delete(n);
   };
-  const cut = new Set<number>();
-  const analyses = units.map((u) => analyzeCell(u.text));
-  analyses.forEach((du, i) => {
-    const tainted = seeds.includes(i) || reads(du);
-    if (tainted) cut.add(i);
-    follow(du, tainted);
-  });
-  // A cut statement that shows something (a print, the cell's last expression) would leave the cell's
-  // stored outputs without what made them: then the whole cell is not run (its outputs unjudged), and
-  // what its other statements bind is not there for later cells either.
-  const last = lastTopLevelStatement(source);
-  const shows = [...cut].some((i) => /\b(print|display)\s*\(/.test(units[i]!.text))
-    || (cut.has(units.length - 1) && last?.type === 'expression_statement' && !/assignment/.test(last.expression ?? '') && !last.semicolon);
-  if (shows) for (const du of analyses) for (const n of du.defines) live.add(n);
-  const analysis = analyzeNotebook(nb);
+  const whole: number[] = [];
+  const partial = new Map<number, { units: Unit[]; cut: Set<number> }>();
+  let share = 0;
+  /** One cell of the slice: its statements in order; undefined when the cell does not parse and reads the slice. */
+  const visit = (c: number, text: string, cellUnits: Unit[] | undefined, seed: readonly number[]): void => {
+    if (!cellUnits) {
+      const du = analyzeCell(text);
+      const tainted = reads(du);
+      if (tainted) {
+        whole.push(c);
+        share += 1;
+      }
+      follow(du, tainted);
+      return;
+    }
+    const analyses = cellUnits.map((u) => analyzeCell(u.text));
+    const cut = new Set<number>();
+    analyses.forEach((du, i) => {
+      const tainted = seed.includes(i) || reads(du);
+      if (tainted) cut.add(i);
+      follow(du, tainted);
+    });
+    if (!cut.size) return;
+    if (cut.size === cellUnits.length || showsOutput(text, cellUnits, cut)) {
+      // Not run at all: what its other statements bind is not there for later cells either.
+      for (const du of analyses) for (const n of du.defines) live.add(n);
+      whole.push(c);
+      share += 1;
+    } else {
+      partial.set(c, { units: cellUnits, cut });
+      share += cut.size / cellUnits.length;
+    }
+  };
+  visit(cell, source, units, seeds);
   const pos = (c: number): number => (order ? order.indexOf(c) : c);
-  const later = analysis.cells.filter((c) => pos(c.cell) > pos(cell)).sort((a, b) => pos(a.cell) - pos(b.cell));
-  const skipped: number[] = [];
-  for (const du of later) {
+  const codeCells = nb.cells.map((c, i) => ({ c, i })).filter(({ c }) => c.cell_type === 'code' && sourceText(c.source).trim());
+  const later = codeCells.filter(({ i }) => pos(i) > pos(cell)).sort((a, b) => pos(a.i) - pos(b.i));
+  for (const { c, i } of later) {
     if (!live.size) break;
-    const tainted = reads(du);
-    if (tainted) skipped.push(du.cell);
-    follow(du, tainted);
+    const text = sourceText(c.source);
+    visit(i, text, statementUnits(text), []);
   }
-  const wholeCell = shows || cut.size === units.length;
-  const codeCells = analysis.cells.filter((c) => sourceText(nb.cells[c.cell]!.source).trim()).length;
-  const share = (skipped.length + (wholeCell ? 1 : 0)) / Math.max(1, codeCells);
+  share /= Math.max(1, codeCells.length);
   if (share > MAX_SLICE_SHARE) return undefined;
 
-  const reason = (what: string) => `${base} is not in the data provided (an input this run does not have); ${what}, so it is not run and its stored outputs are not judged`;
-  const expected = (what: string): ExpectedError => ({ ename: error.ename, skipped: true, missingInput: base, reason: reason(what) });
-  const skip = skipped.map((c) => ({ cell: c, expected: expected(`the cell reads what the statements that read ${base} made`) }));
-  if (wholeCell) return { skip: [{ cell, expected: expected(`the cell needs ${base}`) }, ...skip] };
-  const kept = units.map((u, i) => (cut.has(i) ? u.text.split('\n').map((l) => (l.trim() ? `# ${l}` : l)).join('\n') : u.text));
-  const note = `# nbmodernize: ${base} is not in the data provided; the statements that need it are commented out`;
-  const edited = `${note}\n${kept.join('\n')}`;
-  const cutNames = [...cut].map((i) => units[i]!.rows[0] + 1);
+  const what = label(absent);
+  const lacking = absent.kind === 'file' ? `${what} is not in the data provided (an input this run does not have)` : `module ${what} is not in the environment (nor in the notebook's project)`;
+  const expected = (why: string): ExpectedError => ({
+    ename: error.ename, skipped: true, ...(absent.kind === 'file' ? { missingInput: what } : { missingLibrary: what }),
+    reason: `${lacking}; ${why}, so it is not run and its stored outputs are not judged`,
+  });
+  const skip = whole.map((c) => ({ cell: c, expected: expected(c === cell ? `the cell needs ${what}` : `the cell reads what the statements that need ${what} made`) }));
+  if (!partial.size) return { skip, share };
+  const note = `# nbmodernize: ${absent.kind === 'file' ? `${what} is not in the data provided` : `module ${what} is not in the environment`}; the statements that need it are commented out`;
+  const edits = [...partial].map(([c, { units: us, cut }]) => ({
+    cell: c, op: 'replace' as const,
+    newSource: `${note}\n${us.map((u, i) => (cut.has(i) ? u.text.split('\n').map((l) => (l.trim() ? `# ${l}` : l)).join('\n') : u.text)).join('\n')}`,
+  }));
+  const where = [...partial].map(([c, { units: us, cut }]) => `cell ${c} line${cut.size > 1 ? 's' : ''} ${[...cut].map((i) => us[i]!.rows[0] + 1).join(', ')}`).join('; ');
   return {
     patch: {
       fixType: 'error-repair',
       source: { kind: 'rule', ruleIds: ['missing-input'] },
-      edits: [{ cell, op: 'replace', newSource: edited }],
-      summary: `cell ${cell}: ${base} is not in the data provided: the statement${cut.size > 1 ? 's' : ''} at line${cut.size > 1 ? 's' : ''} ${cutNames.join(', ')} that need${cut.size > 1 ? '' : 's'} it commented out${skip.length ? `; ${skip.length > 1 ? 'cells' : 'cell'} ${skip.map((s) => s.cell).join(', ')}, which ${skip.length > 1 ? 'read' : 'reads'} what they made, not run` : ''}`,
+      edits,
+      summary: `${what} is ${absent.kind === 'file' ? 'not in the data provided' : 'not in the environment'}: the statements that need it commented out (${where})${skip.length ? `; ${skip.length > 1 ? 'cells' : 'cell'} ${skip.map((s) => s.cell).join(', ')}, which need${skip.length > 1 ? '' : 's'} it or what it made, not run` : ''}`,
     },
     skip,
+    share,
   };
 }

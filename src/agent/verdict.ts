@@ -54,14 +54,16 @@ export function decideVerdict(input: {
   const named = (cells: typeof run.cells) => cells.map((c) => `cell ${c.index} ${c.expectedError!.ename}`).join(', ');
   const asAuthor = run.cells.filter((c) => c.expectedError && !c.expectedError.neverRun && !c.expectedError.skipped);
   const unrun = run.cells.filter((c) => c.expectedError?.neverRun && !c.expectedError.skipped);
-  const skipped = run.cells.filter((c) => c.expectedError?.skipped && !c.expectedError.picture && !c.expectedError.unbound && !c.expectedError.missingInput);
+  const skipped = run.cells.filter((c) => c.expectedError?.skipped && !c.expectedError.picture && !c.expectedError.unbound && !c.expectedError.missingInput && !c.expectedError.missingLibrary);
   const inputCells = run.cells.filter((c) => c.expectedError?.missingInput);
+  const libraryCells = run.cells.filter((c) => c.expectedError?.missingLibrary);
   const unboundCells = run.cells.filter((c) => c.expectedError?.unbound);
   const pictures = run.cells.filter((c) => c.expectedError?.picture);
   const asAuthorNote = (asAuthor.length ? `; raised as the author's record has it: ${named(asAuthor)}` : '') + (unrun.length ? `; raised in cells the author never ran (no record to hold them to): ${named(unrun)}` : '')
     + (skipped.length ? `; not run: cells the author never ran (or did not finish) that fail, are over the time or memory limit, or rebind what a recorded cell reads here: ${skipped.map((c) => `cell ${c.index} ${c.expectedError!.overwrites ? `rebinds ${c.expectedError!.overwrites.names.join(', ')} for cell ${c.expectedError!.overwrites.cell}` : c.expectedError!.ename}`).join(', ')}` : '')
     + (pictures.length ? `; not run: cells that only show a picture file of the author's repository, absent here: ${pictures.map((c) => `cell ${c.index} (${c.expectedError!.picture})`).join(', ')}` : '')
     + (unboundCells.length ? `; not run: cells that read a name no cell of the notebook binds (the author's deleted code), which no later cell depends on: ${unboundCells.map((c) => `cell ${c.index} (${c.expectedError!.unbound})`).join(', ')}` : '')
-    + (inputCells.length ? `; not run: cells that need an input the data provided does not hold: ${inputCells.map((c) => `cell ${c.index} (${c.expectedError!.missingInput})`).join(', ')}` : '');
+    + (inputCells.length ? `; not run: cells that need an input the data provided does not hold: ${inputCells.map((c) => `cell ${c.index} (${c.expectedError!.missingInput})`).join(', ')}` : '')
+    + (libraryCells.length ? `; not run: cells that need a module the environment does not have: ${libraryCells.map((c) => `cell ${c.index} (${c.expectedError!.missingLibrary})`).join(', ')}` : '');
   return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudgedNote ? ` (${unjudgedNote} not judged)` : ''}${asAuthorNote}`, oracle };
 }

@@ -68,6 +68,7 @@ export const CellRecord = z.object({
     picture: z.string().optional().describe("skipped because the cell only shows this picture file of the author's repository, absent here (agent/absent-picture.ts)"),
     unbound: z.string().optional().describe("skipped because the cell reads this name, which no cell of the notebook binds (the author deleted the cell that made it), and no later cell depends on the cell (agent/unbound-name.ts)"),
     missingInput: z.string().optional().describe("skipped because the cell needs this input file, which the data provided does not hold, or reads what the statements that read it made (agent/missing-input.ts)"),
+    missingLibrary: z.string().optional().describe("skipped because the cell needs this top-level module, which the environment does not have (nor the notebook's project), or reads what the statements that import it made (agent/missing-input.ts)"),
     line: z.string().optional().describe("the failing line of the author's traceback: the same statement failing here is the author's error, whatever exception today's library raises for it"),
   }).optional()
     .describe("the cell raised (or, interrupted by its author, was not run) as in the notebook's stored outputs: part of the record, not a failure"),

@@ -582,6 +582,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'py-nbsp-in-code': 'ENV008',
   'py-dangling-from-import': 'ENV009',
   'env-plotly-online-to-offline': 'ENV010',
+  'py-invisible-char-in-code': 'ENV011',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',

@@ -20,7 +20,7 @@ const cells = [
 
 describe('missingInputSlice', () => {
   it('comments out what reads the absent file in the failing cell and skips the later cells that need it', () => {
-    const s = missingInputSlice(notebookOf(cells), 1, err, 'test.csv')!;
+    const s = missingInputSlice(notebookOf(cells), 1, err, { kind: 'file', path: 'test.csv' })!;
     assert.ok(s);
     assert.equal((s.patch!.edits[0] as any).newSource,
       "# nbmodernize: test.csv is not in the data provided; the statements that need it are commented out\n# load\ntrain = pd.read_csv('train.csv')\n# test = pd.read_csv('test.csv')\nprint(train.shape)");
@@ -30,23 +30,23 @@ describe('missingInputSlice', () => {
   });
   it('a path built from variables is found from the traceback; a cell that only reads the file is skipped whole', () => {
     const nb = notebookOf([...cells.slice(0, 1), "train = pd.read_csv('train.csv')", "d = '../input/'\nf = d + name\ntest = pd.read_csv(f)", ...cells.slice(2)]);
-    const s = missingInputSlice(nb, 2, { ...err, traceback: ['FileNotFoundError                         Traceback (most recent call last)', "Cell In[3], line 3\n      1 d = '../input/'\n      2 f = d + name\n----> 3 test = pd.read_csv(f)\n"] }, '../input/test.csv')!;
+    const s = missingInputSlice(nb, 2, { ...err, traceback: ['FileNotFoundError                         Traceback (most recent call last)', "Cell In[3], line 3\n      1 d = '../input/'\n      2 f = d + name\n----> 3 test = pd.read_csv(f)\n"] }, { kind: 'file', path: '../input/test.csv' })!;
     assert.match((s.patch!.edits[0] as any).newSource, /\nf = d \+ name\n# test = pd.read_csv\(f\)$/);
     assert.deepEqual(s.skip.map((x) => x.cell), [7, 8]);
     const only = notebookOf([...cells.slice(0, 1), "train = pd.read_csv('train.csv')", "test = pd.read_csv('test.csv')", ...cells.slice(2)]);
-    const whole = missingInputSlice(only, 2, err, 'test.csv')!;
+    const whole = missingInputSlice(only, 2, err, { kind: 'file', path: 'test.csv' })!;
     assert.equal(whole.patch, undefined);
     assert.deepEqual(whole.skip.map((x) => x.cell), [2, 7, 8]);
   });
   it('nothing when the file feeds most of the notebook (train and test concatenated), or the cell does not parse', () => {
     const joined = notebookOf([cells[0]!, "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')\nfull = pd.concat([train, test])", "X = full.drop('Cover_Type', axis=1)", 'print(X.shape)', 'print(full.head())', 'm = 1']);
-    assert.equal(missingInputSlice(joined, 1, err, 'test.csv'), undefined);
+    assert.equal(missingInputSlice(joined, 1, err, { kind: 'file', path: 'test.csv' }), undefined);
     const loop = notebookOf([cells[0]!, "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')\nfor df in [train, test]:\n    df['a'] = 1", 'print(train.a.sum())', 'print(train.shape)', 'm = train.mean()', 'z = 3']);
-    assert.equal(missingInputSlice(loop, 1, err, 'test.csv'), undefined);
-    assert.equal(missingInputSlice(notebookOf(['test = pd.read_csv("test.csv"', 'a', 'b', 'c']), 0, err, 'test.csv'), undefined);
+    assert.equal(missingInputSlice(loop, 1, err, { kind: 'file', path: 'test.csv' }), undefined);
+    assert.equal(missingInputSlice(notebookOf(['test = pd.read_csv("test.csv"', 'a', 'b', 'c']), 0, err, { kind: 'file', path: 'test.csv' }), undefined);
     // What the cell shows needs the file: the whole cell is not run, so what it binds is missing below too.
     const shown = notebookOf([cells[0]!, "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')\ntest.shape", 'print(train.shape)', 'a = train.mean()', 'b = train.sum()', 'c = 3']);
-    assert.equal(missingInputSlice(shown, 1, err, 'test.csv'), undefined);
+    assert.equal(missingInputSlice(shown, 1, err, { kind: 'file', path: 'test.csv' }), undefined);
   });
   it('stuckMove offers the slice for an input the data lacks, once per input, only where cells can be skipped', () => {
     const diagnosis = { kind: 'fix', fixType: 'error-repair', cell: 1, signature: 's', why: 'w', error: { ...err, traceback: [] } } as any;
@@ -57,5 +57,41 @@ describe('missingInputSlice', () => {
     assert.equal(stuckMove({ diagnosis, stop, notebook: nb, skipped: new Set(), canSkip: true, slicedInputs: new Set(['test.csv']) }).kind, 'stop');
     assert.equal(stuckMove({ diagnosis, stop, notebook: nb, skipped: new Set(), canSkip: false, slicedInputs: new Set() }).kind, 'stop');
     assert.equal(stuckMove({ diagnosis, stop: { reason: 'no-fix-available', detail: 'x' }, notebook: nb, skipped: new Set(), canSkip: true, slicedInputs: new Set() }).kind, 'stop');
+  });
+  it('cuts statement by statement in later cells too: what does not need the file keeps running', () => {
+    const nb = notebookOf([cells[0]!, "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')", "Id = test['Id']\ny = train['Cover_Type']", "train = train.drop(['Id'], axis=1)\ntest = test.drop(['Id'], axis=1)", 'm = RandomForestClassifier().fit(train, y)', 'print(m.score(train, y))', 'pred = m.predict(test)\nprint(pred)', 'c = 1', 'd = 2']);
+    const s = missingInputSlice(nb, 1, err, { kind: 'file', path: 'test.csv' })!;
+    assert.deepEqual(s.patch!.edits.map((e) => e.cell), [1, 2, 3]);
+    assert.match((s.patch!.edits[1] as any).newSource, /\n# Id = test\['Id'\]\ny = train\['Cover_Type'\]$/);
+    assert.match((s.patch!.edits[2] as any).newSource, /\ntrain = train.drop\(\['Id'\], axis=1\)\n# test = test.drop/);
+    // The prediction cell prints what needs the file: skipped whole; the model cells run.
+    assert.deepEqual(s.skip.map((x) => x.cell), [6]);
+    assert.ok(s.share > 0 && s.share < 0.4);
+  });
+  it('a module the environment lacks: its imports and what uses them are cut, a magic loading it too', () => {
+    const nb = notebookOf(['import pandas as pd\nimport lightgbm as lgb\nfrom sklearn.linear_model import Ridge', '%load_ext autotime\nX = pd.DataFrame({"a": [1, 2]})\ny = X.a', 'r = Ridge().fit(X, y)\nprint(r.score(X, y))', 'g = lgb.LGBMRegressor().fit(X, y)', 'blend = (r.predict(X) + g.predict(X)) / 2\nprint(blend)', 'print(r.coef_)', 'a = 1', 'b = 2']);
+    const lib = { ename: 'ModuleNotFoundError', evalue: "No module named 'lightgbm'" };
+    const s = missingInputSlice(nb, 0, lib, { kind: 'module', name: 'lightgbm' })!;
+    assert.equal((s.patch!.edits[0] as any).newSource, '# nbmodernize: module lightgbm is not in the environment; the statements that need it are commented out\nimport pandas as pd\n# import lightgbm as lgb\nfrom sklearn.linear_model import Ridge');
+    assert.deepEqual(s.skip.map((x) => x.cell), [3, 4]);
+    assert.ok(s.skip.every((x) => x.expected.missingLibrary === 'lightgbm' && !x.expected.missingInput));
+    const ext = missingInputSlice(nb, 1, { ename: 'ModuleNotFoundError', evalue: "No module named 'autotime'" }, { kind: 'module', name: 'autotime' })!;
+    assert.equal((ext.patch!.edits[0] as any).newSource.split('\n')[1], '# %load_ext autotime');
+    assert.deepEqual(ext.skip, []);
+    // `import lightgbm_tools` or `from mylightgbm import x` is not lightgbm.
+    const other = notebookOf(['import lightgbm_tools\nimport lightgbm.sklearn as ls', 'x = 1', 'y = 2', 'z = 3']);
+    assert.deepEqual(missingInputSlice(other, 0, lib, { kind: 'module', name: 'lightgbm' })!.patch!.edits.map((e) => (e as any).newSource.split('\n').slice(1)), [['import lightgbm_tools', '# import lightgbm.sklearn as ls']]);
+  });
+  it('stuckMove slices a top-level module the environment lacks, never a dotted one, within the share all slices may take', () => {
+    const nb = notebookOf(['import pandas as pd\nimport lightgbm as lgb', 'x = 1', 'g = lgb.LGBMRegressor()', 'y = 2', 'z = 3']);
+    const diagnosis = (evalue: string) => ({ kind: 'fix', fixType: 'error-repair', cell: 0, signature: 's', why: 'w', error: { ename: 'ModuleNotFoundError', evalue, traceback: [] } }) as any;
+    const stop = { reason: 'unfixable' as const, detail: 'lightgbm is not in the environment' };
+    const base = { stop, notebook: nb, skipped: new Set<number>(), canSkip: true };
+    const move = stuckMove({ ...base, diagnosis: diagnosis("No module named 'lightgbm'"), slicedInputs: new Set() });
+    assert.equal(move.kind, 'slice');
+    assert.equal(move.kind === 'slice' && move.input, 'module:lightgbm');
+    assert.equal(stuckMove({ ...base, diagnosis: diagnosis("No module named 'lightgbm'"), slicedInputs: new Set(['module:lightgbm']) }).kind, 'stop');
+    assert.equal(stuckMove({ ...base, diagnosis: diagnosis("No module named 'sklearn.cross_validation'"), slicedInputs: new Set() }).kind, 'stop');
+    assert.equal(stuckMove({ ...base, diagnosis: diagnosis("No module named 'lightgbm'"), slicedInputs: new Set(), slicedShare: 0.3 }).kind, 'stop');
   });
 });
