@@ -226,6 +226,24 @@ export function pinCandidates(pins: readonly Patch[], target: number, runOrder?:
 }
 
 /**
+ * A pin is the author's library version, which held at every call site, not only at the one that
+ * feeds the drifted cell: a read of test.csv pinned with train.csv (the combined frame of both drifts
+ * when only one is), every search of the notebook with the old cross-validation. For each rule with a
+ * pin among `acting` that also has pins elsewhere in `all`, one candidate with the rule at every site.
+ */
+export function everySiteCandidates(all: readonly Patch[], acting: readonly Patch[]): Candidate[] {
+  const ruleOf = (p: Patch) => (p.source.kind === 'rule' && p.source.ruleIds.length === 1 ? p.source.ruleIds[0] : undefined);
+  const out: Candidate[] = [];
+  for (const id of new Set(acting.map(ruleOf).filter((r): r is string => !!r))) {
+    const sites = all.filter((p) => ruleOf(p) === id);
+    if (sites.length <= acting.filter((p) => ruleOf(p) === id).length) continue;
+    const patch = mergePins(sites, 'score-calibration', (cells) => `${id} at every site (cells ${cells.join(', ')}): the author's library version held for each`);
+    out.push({ patch, label: `${id} at every site (cells ${patch.edits.map((e) => e.cell).join(', ')})` });
+  }
+  return out;
+}
+
+/**
  * A cell's place in the order the cells run: the author's recorded order when the notebook runs in
  * it (-1 for a cell that order leaves out), else its position.
  */

@@ -22,7 +22,7 @@
  *   be reproduced without the file, which the run says (`unfixable`) as before.
  */
 import path from 'node:path';
-import { sourceText, type Notebook } from '../core/notebook.js';
+import { sourceText, type CodeCell, type Notebook } from '../core/notebook.js';
 import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
 import { analyzeCell, type CellDefUse } from '../fixers/python/defuse.js';
@@ -87,10 +87,18 @@ function needs(text: string, absent: Absent): boolean {
   return new RegExp(`^[ \\t]*(?:import[ \\t][^\\n]*\\b${m}\\b(?!\\.)|import[ \\t]+${m}\\.|from[ \\t]+${m}(?:\\.|[ \\t])|%?(?:re)?load_ext[ \\t]+${m}\\b)`, 'm').test(text);
 }
 
-/** Does a cut unit show something in the cell's stored outputs (a print or display, the cell's shown last expression)? */
-function showsOutput(source: string, units: readonly Unit[], cut: ReadonlySet<number>): boolean {
-  if ([...cut].some((i) => /\b(print|display)\s*\(/.test(units[i]!.text))) return true;
-  if (!cut.has(units.length - 1)) return false;
+/**
+ * Does a cut unit show something in the cell's stored outputs (a print or display, the cell's shown
+ * last expression)? The author's record says what the cell showed: a recorded cell with no printed
+ * text printed nothing, one with no result showed none (`df.drop(..., inplace=True)` is a call whose
+ * value is None); a cell with no record is taken to show what it could.
+ */
+function showsOutput(cell: CodeCell, source: string, units: readonly Unit[], cut: ReadonlySet<number>): boolean {
+  const recorded = cell.execution_count !== null;
+  const has = (type: string) => !recorded || cell.outputs.some((o) => o.output_type === type);
+  if ([...cut].some((i) => /\bprint\s*\(/.test(units[i]!.text)) && has('stream')) return true;
+  if ([...cut].some((i) => /\bdisplay\s*\(/.test(units[i]!.text)) && (has('display_data') || has('execute_result'))) return true;
+  if (!cut.has(units.length - 1) || !has('execute_result')) return false;
   const last = lastTopLevelStatement(source);
   return last?.type === 'expression_statement' && !/assignment/.test(last.expression ?? '') && !last.semicolon;
 }
@@ -124,6 +132,7 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
   let share = 0;
   /** One cell of the slice: its statements in order; undefined when the cell does not parse and reads the slice. */
   const visit = (c: number, text: string, cellUnits: Unit[] | undefined, seed: readonly number[]): void => {
+    const codeCell = nb.cells[c] as CodeCell;
     if (!cellUnits) {
       const du = analyzeCell(text);
       const tainted = reads(du);
@@ -142,7 +151,7 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
       follow(du, tainted);
     });
     if (!cut.size) return;
-    if (cut.size === cellUnits.length || showsOutput(text, cellUnits, cut)) {
+    if (cut.size === cellUnits.length || showsOutput(codeCell, text, cellUnits, cut)) {
       // Not run at all: what its other statements bind is not there for later cells either.
       for (const du of analyses) for (const n of du.defines) live.add(n);
       whole.push(c);

@@ -12,7 +12,7 @@ import type { Patch } from '../core/patch.js';
 import type { SymbolIndex } from '../core/symbol-index.js';
 import { pinDefaults } from '../fixers/rules/index.js';
 import type { EraHint } from '../fixers/rules/types.js';
-import { distinctCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial, runPosition } from './generate-verify.js';
+import { distinctCandidates, everySiteCandidates, mergePins, pinCandidates, rankDriftTrial, rankTrial, runPosition } from './generate-verify.js';
 import { repairCandidates } from './repair-candidates.js';
 import { parallelizePatch } from '../fixers/rules/runtime-parallel.js';
 import { searchPinPatch } from '../fixers/rules/runtime-search-pin.js';
@@ -107,7 +107,10 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), target, 'score-calibration', p.runOrder);
       if (certain && p.isNew({ label: '', patch: certain })) return { kind: 'patch', patch: certain };
       const driftedBefore = p.oracle(p.state).comparisons.filter((c) => !c.ok).length;
-      const pins = pinCandidates(actingPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true }, ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}) }), notebook, target), target, p.runOrder);
+      const allPins = await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true }, ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}) });
+      const acting = actingPins(allPins, notebook, target);
+      // The rule at every site first (the era held everywhere), then each pin alone and all together.
+      const pins = [...everySiteCandidates(allPins, acting), ...pinCandidates(acting, target, p.runOrder)];
       // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
       const ix = await ixRowPositionDriftPatch(notebook, d.original, target);
       // A literal edited after its cell ran (the stored result shows the old value), last: the record decides.

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateAndVerify, rankTrial, distinctCandidates, type Candidate, type TrialOutcome } from '../../../src/agent/generate-verify.js';
+import { generateAndVerify, rankTrial, distinctCandidates, everySiteCandidates, type Candidate, type TrialOutcome } from '../../../src/agent/generate-verify.js';
+import type { Patch } from '../../../src/core/patch.js';
 import type { CellRecord } from '../../../src/core/run-result.js';
 import { errorSignature, failingLine, failingLineNeighbours } from '../../../src/agent/diagnosis.js';
 
@@ -129,5 +130,21 @@ describe('generateAndVerify: further is better', () => {
     assert.equal(r.kept?.candidate.label, 'c');
     const r2 = await generateAndVerify(['a', 'b'].map((l) => cand(l)), async (_c, i) => ({ state: i, outcome: [outcome('agrees', 3, 13), outcome('agrees', 3, 20)][i] }));
     assert.equal(r2.kept?.candidate.label, 'b');
+  });
+});
+
+describe('everySiteCandidates', () => {
+  const pin = (cell: number, rule: string): Patch => ({ fixType: 'score-calibration', source: { kind: 'rule', ruleIds: [rule] }, edits: [{ cell, op: 'replace', newSource: `pinned ${cell}` }], summary: `cell ${cell}` });
+  it('offers the rule of an acting pin at every site it has, once per rule', () => {
+    const all = [pin(3, 'pandas-pin-read-csv-none-na'), pin(4, 'pandas-pin-read-csv-none-na'), pin(9, 'sklearn-pin-x')];
+    const out = everySiteCandidates(all, [all[0]!]);
+    assert.equal(out.length, 1);
+    assert.deepEqual(out[0]!.patch.edits.map((e) => e.cell), [3, 4]);
+    assert.match(out[0]!.label, /pandas-pin-read-csv-none-na at every site \(cells 3, 4\)/);
+  });
+  it('nothing when the acting pins already are every site of their rule', () => {
+    const all = [pin(3, 'a'), pin(5, 'b')];
+    assert.deepEqual(everySiteCandidates(all, all), []);
+    assert.deepEqual(everySiteCandidates(all, []), []);
   });
 });

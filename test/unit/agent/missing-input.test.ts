@@ -68,6 +68,16 @@ describe('missingInputSlice', () => {
     assert.deepEqual(s.skip.map((x) => x.cell), [6]);
     assert.ok(s.share > 0 && s.share < 0.4);
   });
+  it("the author's record says whether a cut statement showed anything: an in-place call shows no result", () => {
+    const nb = notebookOf([cells[0]!, "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')", "y = train['Cover_Type']\ntrain.drop('Id', axis=1, inplace=True)\ntest.drop('Id', axis=1, inplace=True)", 'print(train.shape)', 'a = 1', 'b = 2']);
+    nb.cells.forEach((c, i) => { if (c.cell_type === 'code') c.execution_count = i + 1; });
+    const s = missingInputSlice(nb, 1, err, { kind: 'file', path: 'test.csv' })!;
+    assert.deepEqual(s.patch!.edits.map((e) => e.cell), [1, 2]);
+    assert.deepEqual(s.skip, []);
+    // With no record, the last expression is taken to have shown something: the cell is not run.
+    const unrecorded = missingInputSlice(notebookOf(nb.cells.map((c) => (c.source as string[]).join(''))), 1, err, { kind: 'file', path: 'test.csv' })!;
+    assert.deepEqual(unrecorded.skip.map((x) => x.cell), [2]);
+  });
   it('a module the environment lacks: its imports and what uses them are cut, a magic loading it too', () => {
     const nb = notebookOf(['import pandas as pd\nimport lightgbm as lgb\nfrom sklearn.linear_model import Ridge', '%load_ext autotime\nX = pd.DataFrame({"a": [1, 2]})\ny = X.a', 'r = Ridge().fit(X, y)\nprint(r.score(X, y))', 'g = lgb.LGBMRegressor().fit(X, y)', 'blend = (r.predict(X) + g.predict(X)) / 2\nprint(blend)', 'print(r.coef_)', 'a = 1', 'b = 2']);
     const lib = { ename: 'ModuleNotFoundError', evalue: "No module named 'lightgbm'" };
