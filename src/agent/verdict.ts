@@ -10,6 +10,10 @@ import { excuseUnstable, findSubmissionFile, judge, type ExpectedScoreInput, typ
 
 export type Verdict = 'reproduced' | 'not-reproduced' | 'failed';
 
+/** How a reproduced verdict names the cells not run because this run lacks what they need (the audit summary counts them). */
+export const NOT_RUN_INPUT = 'not run: cells that need an input the data provided does not hold';
+export const NOT_RUN_MODULE = 'not run: cells that need a module the environment does not have';
+
 export interface ExpectedTarget extends Omit<ExpectedScoreInput, 'submission'> {}
 
 export interface VerdictResult {
@@ -63,7 +67,7 @@ export function decideVerdict(input: {
     + (skipped.length ? `; not run: cells the author never ran (or did not finish) that fail, are over the time or memory limit, or rebind what a recorded cell reads here: ${skipped.map((c) => `cell ${c.index} ${c.expectedError!.overwrites ? `rebinds ${c.expectedError!.overwrites.names.join(', ')} for cell ${c.expectedError!.overwrites.cell}` : c.expectedError!.ename}`).join(', ')}` : '')
     + (pictures.length ? `; not run: cells that only show a picture file of the author's repository, absent here: ${pictures.map((c) => `cell ${c.index} (${c.expectedError!.picture})`).join(', ')}` : '')
     + (unboundCells.length ? `; not run: cells that read a name no cell of the notebook binds (the author's deleted code), which no later cell depends on: ${unboundCells.map((c) => `cell ${c.index} (${c.expectedError!.unbound})`).join(', ')}` : '')
-    + (inputCells.length ? `; not run: cells that need an input the data provided does not hold: ${inputCells.map((c) => `cell ${c.index} (${c.expectedError!.missingInput})`).join(', ')}` : '')
-    + (libraryCells.length ? `; not run: cells that need a module the environment does not have: ${libraryCells.map((c) => `cell ${c.index} (${c.expectedError!.missingLibrary})`).join(', ')}` : '');
+    + (inputCells.length ? `; ${NOT_RUN_INPUT}: ${inputCells.map((c) => `cell ${c.index} (${c.expectedError!.missingInput})`).join(', ')}` : '')
+    + (libraryCells.length ? `; ${NOT_RUN_MODULE}: ${libraryCells.map((c) => `cell ${c.index} (${c.expectedError!.missingLibrary})`).join(', ')}` : '');
   return { verdict: 'reproduced', reason: `clean run within budget; ${oracle.oracle === 'none' ? 'no stored results to compare' : `${oracle.oracle} oracle matches`}${unjudgedNote ? ` (${unjudgedNote} not judged)` : ''}${asAuthorNote}`, oracle };
 }

@@ -33,6 +33,8 @@ export function renderMarkdown(s: AuditSummary): string {
   if (!s.audit.complete && s.audit.planned !== null) out.push(`**Incomplete:** ${t.notebooks} of ${s.audit.planned} notebooks finished (resume with \`nbmodernize audit ... --resume\`).`, '');
   const after = s.audit.mode === 'fix' ? ` → ${t.reproduced} of ${t.notebooks} (${pct(t.reproduced, t.notebooks)}) after modernization` : '';
   out.push(`**Reproducible: ${b.reproduced} of ${b.notebooks} (${pct(b.reproduced, b.notebooks)}) as-is${after}.** Not reproduced: ${t['not-reproduced']}; could not be evaluated: ${t.failed}.`, '');
+  const aside = s.setAside && s.setAside.missingInput + s.setAside.missingModule ? s.setAside : undefined;
+  if (aside) out.push(`Of the reproduced, with cells not run because this run lacks what they need (named in each verdict): ${aside.missingInput} for an input the data does not hold, ${aside.missingModule} for a module the environment does not have.`, '');
   out.push(`Cost: $${s.cost.usd.toFixed(2)} (${s.cost.llmCalls} LLM calls, ${s.cost.inputTokens} input / ${s.cost.outputTokens} output tokens) · audit time ${formatDuration(s.audit.elapsedMs)} · notebook time ${formatDuration(s.time.notebookMs)} (cells ${formatDuration(s.time.cellMs)}, overhead ${formatDuration(s.time.overheadMs)}) · median per notebook ${formatDuration(s.time.medianNotebookMs)}`, '');
 
   out.push('## Outcomes', '', '| outcome | notebooks |', '|---|---:|');

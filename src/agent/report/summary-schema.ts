@@ -55,6 +55,10 @@ export const AuditSummary = z.object({
     complete: z.boolean(),
   }),
   totals: VerdictCounts.describe('after (= the final verdicts)'),
+  setAside: z.object({
+    missingInput: z.number().int().describe('reproduced with cells not run because they need an input file the data provided does not hold'),
+    missingModule: z.number().int().describe('reproduced with cells not run because they need a module the environment does not have'),
+  }).optional().describe('reproduced notebooks whose verdict names cells set aside (agent/missing-input.ts); counted in totals.reproduced'),
   before: VerdictCounts.describe('as-is (equals totals without --fix)'),
   outcomes: z.record(z.string(), z.number().int()).describe('reproduced as-is, fixed, still not reproduced, broken by the fix, could not evaluate'),
   cost: z.object({ usd: z.number(), llmCalls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int() }),

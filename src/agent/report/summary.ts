@@ -6,6 +6,7 @@
 import { toolVersion } from '../../core/version.js';
 import type { AuditRecord } from '../audit/record.js';
 import type { StoreState } from '../audit/store.js';
+import { NOT_RUN_INPUT, NOT_RUN_MODULE } from '../verdict.js';
 import { AuditSummary, SUMMARY_SCHEMA_VERSION, type NotebookRow } from './summary-schema.js';
 
 const RUNTIME_BUCKETS: Array<[string, number | null]> = [
@@ -115,6 +116,10 @@ export function buildSummary(state: StoreState, meta: SummaryMeta = {}): AuditSu
       complete: planned !== null && records.length >= planned,
     },
     totals: verdictCounts(records.map((r) => r.verdict)),
+    setAside: {
+      missingInput: records.filter((r) => r.verdict === 'reproduced' && r.reason?.includes(NOT_RUN_INPUT)).length,
+      missingModule: records.filter((r) => r.verdict === 'reproduced' && r.reason?.includes(NOT_RUN_MODULE)).length,
+    },
     before: verdictCounts(records.map((r) => r.before?.verdict ?? r.verdict)),
     outcomes: count(records, outcomeOf),
     cost: {

@@ -221,7 +221,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     display.stop();
   }
   const s = outcome.report.summary;
-  const after = values.fix ? ` → ${s.totals.reproduced} of ${s.totals.notebooks} (${pct(s.totals.reproduced, s.totals.notebooks)}) after --fix` : '';
+  const aside = (s.setAside?.missingInput ?? 0) + (s.setAside?.missingModule ?? 0);
+  const after = values.fix ? ` → ${s.totals.reproduced} of ${s.totals.notebooks} (${pct(s.totals.reproduced, s.totals.notebooks)}) after --fix${aside ? ` (${aside} with cells set aside for a missing input or module)` : ''}` : '';
   ctx.stderr(`\n${outcome.interrupted ? 'audit interrupted' : 'audit finished'}: ${s.totals.notebooks} of ${s.audit.planned ?? s.totals.notebooks} notebooks; reproducible ${s.before.reproduced} of ${s.before.notebooks} (${pct(s.before.reproduced, s.before.notebooks)}) as-is${after}; ${s.totals.failed} could not be evaluated; cost $${s.cost.usd.toFixed(2)}; ${formatDuration(s.audit.elapsedMs)}\n`);
   ctx.stderr(`report: ${outcome.report.files.html}\nsummary: ${outcome.report.files.summary} (${outcome.report.files.markdown})\n`);
   if (outcome.interrupted) ctx.stderr(`continue with: nbmodernize audit ${positionals[0]} --out-dir ${values['out-dir']} --resume\n`);

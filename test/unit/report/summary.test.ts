@@ -2,6 +2,8 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSummary } from '../../../src/agent/report/summary.js';
+import { renderMarkdown } from '../../../src/agent/report/markdown.js';
+import { NOT_RUN_INPUT, NOT_RUN_MODULE } from '../../../src/agent/verdict.js';
 import { AuditSummary, summaryJsonSchema } from '../../../src/agent/report/summary-schema.js';
 import { readStore } from '../../../src/agent/audit/store.js';
 import { auditDir, fixAuditRecords, record } from './fixtures.js';
@@ -65,4 +67,17 @@ it('a baseline audit: before equals after, no remaining-taxonomy split, incomple
   assert.deepEqual(s.taxonomy.matrix, [{ exceptionClass: 'Timeout', cause: 'timeout', count: 1 }]);
   assert.equal(s.audit.complete, false);
   assert.equal(s.audit.planned, 3);
+});
+
+it('counts the reproduced notebooks whose verdict names cells set aside for a missing input or module', () => {
+  const recs = [
+    record('a.ipynb', { verdict: 'reproduced', status: 'ok', reason: `clean run within budget; stored-outputs oracle matches; ${NOT_RUN_INPUT}: cell 17 (test.csv)` }),
+    record('b.ipynb', { verdict: 'reproduced', status: 'ok', reason: `clean run within budget; stored-outputs oracle matches; ${NOT_RUN_MODULE}: cell 92 (lightgbm)` }),
+    record('c.ipynb', { verdict: 'reproduced', status: 'ok', reason: 'clean run within budget; stored-outputs oracle matches' }),
+    record('d.ipynb', { verdict: 'not-reproduced', status: 'ok', reason: `x; ${NOT_RUN_MODULE}: cell 1 (keras)` }),
+  ];
+  const s = buildSummary(readStore(auditDir(recs)));
+  assert.deepEqual(s.setAside, { missingInput: 1, missingModule: 1 });
+  assert.equal(s.totals.reproduced, 3);
+  assert.match(renderMarkdown(s), /with cells not run because this run lacks what they need \(named in each verdict\): 1 for an input the data does not hold, 1 for a module/);
 });
