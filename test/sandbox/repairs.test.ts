@@ -306,6 +306,39 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 21 && c.ok));
   });
 
+  it("an input the data does not hold: the statements that need it are commented out, in later cells too; the model on train still runs and is judged", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook([
+      "import pandas as pd\ntrain = pd.read_csv('../input/train.csv')\nextra = pd.read_csv('../input/extra.csv')",
+      "ids = extra['PassengerId']\ny = train['Survived']\nprint('rows', len(y))",
+      "print('survived', int(y.sum()))",
+      "print('extra', len(ids))",
+      "z = 1",
+    ]), { 1: 'rows 4\n', 2: 'survived 2\n', 3: 'extra 3\n' }), [1, 2, 3, 4, 5]);
+    const rows = fs.readFileSync(path.join(DATA, 'train.csv'), 'utf8').trim().split('\n').length - 1;
+    const survived = fs.readFileSync(path.join(DATA, 'train.csv'), 'utf8').trim().split('\n').slice(1).filter((l) => l.endsWith(',1')).length;
+    (nb.cells[1] as any).outputs[0].text = `rows ${rows}\n`;
+    (nb.cells[2] as any).outputs[0].text = `survived ${survived}\n`;
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /cells that need an input the data provided does not hold: cell 3 \(extra.csv\)/);
+    assert.ok(trajectory.some((e: any) => e.type === 'fix' && e.fix.source === 'missing-input' && e.edits.some((x: any) => x.cell === 1 && /\n# ids = extra/.test(x.newSource))));
+    assert.ok(report.comparisons.some((c) => c.original === survived && c.ok));
+  });
+
+  it("a module the environment does not have: its import and the cells that use it are set aside, named; the rest runs and is judged", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook([
+      "import math\nimport lightgbm_of_the_author as lgb",
+      "x = math.sqrt(16)\nprint('root', x)",
+      "m = lgb.LGBMRegressor()\nprint(m)",
+      "print('twice', x * 2)",
+      "a = 1",
+    ]), { 1: 'root 4.0\n', 2: 'LGBMRegressor()\n', 3: 'twice 8.0\n' }), [1, 2, 3, 4, 5]);
+    const { report } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /cells that need a module the environment does not have: cell 2 \(lightgbm_of_the_author\)/);
+    assert.ok(report.comparisons.some((c) => c.original === 8 && c.ok));
+  });
+
   it('a recorded cell that reads a name no cell binds, and binds what a later cell reads: unfixable, not skipped', async () => {
     const nb = withCounts(withStoredOutputs(makeNotebook(['x = 20', 'top = corrmat.shape', 'print("after", top)']), { 2: 'after (3, 3)\n' }), [1, 2, 3]);
     const { report } = await modernize(nb);
