@@ -34,7 +34,9 @@ export interface Candidate {
    * Its value is read from the stored outputs themselves (a literal as the author's run showed it):
    * a drift trial then agrees once the drifted cell and every cell before it agree, even if more
    * values differ further down (they were computed from what came before: the earliest divergence
-   * is repaired first, the later ones are the next problems).
+   * is repaired first, the later ones are the next problems). So does a pin whose rule the data
+   * itself calls for (evident-pins.EVIDENCE_GATED_PINS: the mounted files hold the very token the
+   * change concerns, 'None' in a CSV field), once it makes the drifted cell agree.
    */
   fromRecord?: boolean;
 }

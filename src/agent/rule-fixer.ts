@@ -25,6 +25,8 @@ import { repeatedRunCandidates } from './repeated-runs.js';
 import { LINEAR_REGRESSION, sklearnLinearRegressionRank } from '../fixers/rules/sklearn-linear-regression-rank.js';
 import { STRATIFIED_SPLITTERS, sklearnStratifiedKFoldPre022 } from '../fixers/rules/sklearn-stratified-kfold.js';
 import { IID_SEARCHES, sklearnSearchIid } from '../fixers/rules/sklearn-search-iid.js';
+import { LARS_NORMALIZE_CLASSES, sklearnPinLarsNormalize } from '../fixers/rules/sklearn-lars-normalize.js';
+import { EVIDENCE_GATED_PINS } from '../fixers/rules/evident-pins.js';
 import { calledName, cellsFedBy } from '../fixers/python/unseeded.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
 import type { DataFacts } from '../fixers/rules/context.js';
@@ -110,7 +112,8 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       const allPins = await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true }, ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}) });
       const acting = actingPins(allPins, notebook, target);
       // The rule at every site first (the era held everywhere), then each pin alone and all together.
-      const pins = [...everySiteCandidates(allPins, acting), ...pinCandidates(acting, target, p.runOrder)];
+      const evident = (c: Candidate) => c.patch.source.kind === 'rule' && c.patch.source.ruleIds.every((id) => EVIDENCE_GATED_PINS.includes(id));
+      const pins = [...everySiteCandidates(allPins, acting), ...pinCandidates(acting, target, p.runOrder)].map((c) => (evident(c) ? { ...c, fromRecord: true } : c));
       // .ix's two readings of an integer row key (label, or position on a non-integer index), after the pins.
       const ix = await ixRowPositionDriftPatch(notebook, d.original, target);
       // A literal edited after its cell ran (the stored result shows the old value), last: the record decides.
@@ -138,6 +141,7 @@ const ACTS_AT: Record<string, readonly string[]> = {
   [sklearnLinearRegressionRank.id]: [LINEAR_REGRESSION],
   [sklearnStratifiedKFoldPre022.id]: STRATIFIED_SPLITTERS,
   [sklearnSearchIid.id]: IID_SEARCHES,
+  [sklearnPinLarsNormalize.id]: LARS_NORMALIZE_CLASSES,
 };
 
 export function actingPins(pins: readonly Patch[], notebook: Notebook, target: number): Patch[] {

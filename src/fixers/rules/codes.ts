@@ -583,6 +583,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'py-dangling-from-import': 'ENV009',
   'env-plotly-online-to-offline': 'ENV010',
   'py-invisible-char-in-code': 'ENV011',
+  'sklearn-pin-lars-normalize': 'SK097',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',

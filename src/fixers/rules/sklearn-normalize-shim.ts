@@ -20,18 +20,25 @@ import { importOf, type ShimSpec } from './import-shim.js';
 
 export const NORMALIZE_MARK = '_sk_normalize_';
 
-export function normalizeShim(classes: readonly string[]): string {
+/**
+ * The models whose normalize= defaulted to True until scikit-learn 1.2 (1.0's `_deprecate_normalize(...,
+ * default=True)`: "The default of 'normalize' will be set to False in version 1.2"); every other
+ * linear model defaulted to False. The shim gives each class back the default it had.
+ */
+export const NORMALIZE_DEFAULT_TRUE: readonly string[] = ['Lars', 'LassoLars', 'LarsCV', 'LassoLarsCV', 'LassoLarsIC', 'OrthogonalMatchingPursuit', 'OrthogonalMatchingPursuitCV'];
+
+export function normalizeShim(classes: readonly string[], mark = NORMALIZE_MARK): string {
   return [
     '# scikit-learn before 1.2: normalize=True centred each column and divided it by its L2 norm before the fit, then scaled coef_ back',
-    `import sklearn.linear_model as ${NORMALIZE_MARK}`,
-    'def _sk_old_normalize_(cls):',
+    `import sklearn.linear_model as ${mark}`,
+    'def _sk_old_normalize_(cls, default=False):',
     '    import inspect, numpy as np',
     '    sig = inspect.signature(cls.__init__)',
     "    if 'normalize' in sig.parameters: return cls",
-    '    def __init__(self, *args, normalize=False, **kw):',
+    '    def __init__(self, *args, normalize=default, **kw):',
     '        cls.__init__(self, *args, **kw)',
     '        self.normalize = normalize',
-    "    __init__.__signature__ = sig.replace(parameters=[*sig.parameters.values(), inspect.Parameter('normalize', inspect.Parameter.KEYWORD_ONLY, default=False)])",
+    "    __init__.__signature__ = sig.replace(parameters=[*sig.parameters.values(), inspect.Parameter('normalize', inspect.Parameter.KEYWORD_ONLY, default=default)])",
     // The CV models hand get_params() on to their path functions: normalize is hidden during the fit.
     '    def get_params(self, deep=True):',
     '        p = cls.get_params(self, deep)',
@@ -48,7 +55,7 @@ export function normalizeShim(classes: readonly string[]): string {
     '            return self',
     '        finally: self._sk_fitting_ = False',
     "    return type(cls.__name__, (cls,), {'__init__': __init__, 'fit': fit, 'get_params': get_params, '__module__': '__main__', '__qualname__': cls.__name__, '__doc__': cls.__doc__})",
-    `for _n in (${classes.map((c) => `'${c}'`).join(', ')},): setattr(${NORMALIZE_MARK}, _n, _sk_old_normalize_(getattr(${NORMALIZE_MARK}, _n)))`,
+    `for _n in (${classes.map((c) => `'${c}'`).join(', ')},): setattr(${mark}, _n, _sk_old_normalize_(getattr(${mark}, _n), _n in (${NORMALIZE_DEFAULT_TRUE.map((c) => `'${c}'`).join(', ')})))`,
   ].join('\n');
 }
 

@@ -57,3 +57,33 @@ describe('drift pins in the author\'s run order', () => {
     assert.deepEqual(cells, [1, 2, 4]);
   });
 });
+
+describe('drift candidates, era unknown', () => {
+  it("a pin the data calls for: at every site first (train and test read alike), judged by the cells up to the drifted one", async () => {
+    const reads = notebookOf([
+      'import pandas as pd',
+      "train = pd.read_csv('../input/train.csv')",
+      "test = pd.read_csv('../input/test.csv')",
+      "print(train['MasVnrType'].isnull().sum())",
+    ]);
+    const dataFacts = { newlyMissingTokens: { 'train.csv': ['None'], 'test.csv': ['None'] } };
+    const p = await ruleFixer({ original: reads, dataFiles: ['train.csv', 'test.csv'], era: {}, dataFacts }).propose(drift(reads, 3));
+    assert.equal(p?.kind, 'candidates');
+    const cands = p!.kind === 'candidates' ? p!.candidates : [];
+    assert.match(cands[0]!.label, /pandas-pin-read-csv-none-na at every site \(cells 1, 2\)/);
+    assert.ok(cands.filter((c) => /read-csv-none-na/.test(c.label)).every((c) => c.fromRecord), 'evidence-gated pins are judged up to the drifted cell');
+  });
+
+  it("LassoLars' old normalize default: the shim before the first sklearn import is a candidate where a Lars model feeds the drifted cell", async () => {
+    const lars = notebookOf([
+      'import numpy as np\nfrom sklearn.linear_model import LassoLars',
+      'm = LassoLars(alpha=0.1).fit(X, y)',
+      'print(m.score(X, y))',
+    ]);
+    const p = await ruleFixer({ original: lars, dataFiles: [], era: {} }).propose(drift(lars, 2));
+    const cands = p?.kind === 'candidates' ? p.candidates : [];
+    const pin = cands.find((c) => c.patch.source.kind === 'rule' && c.patch.source.ruleIds.includes('sklearn-pin-lars-normalize'));
+    assert.ok(pin, cands.map((c) => c.label).join('; '));
+    assert.match((pin!.patch.edits[0] as any).newSource, /_sk_old_normalize_\(getattr\(_sk_normalize_default_, _n\), _n in \('Lars', 'LassoLars'/);
+  });
+});
