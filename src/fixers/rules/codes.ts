@@ -584,6 +584,7 @@ export const RULE_CODES: Readonly<Record<string, string>> = {
   'env-plotly-online-to-offline': 'ENV010',
   'py-invisible-char-in-code': 'ENV011',
   'sklearn-pin-lars-normalize': 'SK097',
+  'sklearn-pin-logistic-multiclass-ovr': 'SK098',
   // data (DATA)
   'data-path': 'DATA001',
   'data-output-path': 'DATA002',

@@ -1432,6 +1432,24 @@ const pinLogReg = pinRule({
   skip: (args) => args.keywords.has('penalty') && ['none', 'elasticnet'].includes(stringValue(kwValue(args.keywords.get('penalty'))) ?? ''),
 });
 
+const pinLogRegMultiClass = pinRule({
+  id: 'sklearn-pin-logistic-multiclass-ovr',
+  title: "LogisticRegression(CV) multi_class 'ovr' -> 'auto' (multinomial for lbfgs, newton-cg, sag, saga)",
+  classes: ['LogisticRegression', 'LogisticRegressionCV'],
+  changedIn: '0.22',
+  pins: [['multi_class', "'ovr'"]],
+  link: WN('0.22', '#sklearn-linear-model'),
+  message: "LogisticRegression's and LogisticRegressionCV's default multi_class changed from 'ovr' (one binary model per class; 'warn' in 0.20-0.21 meant it too) to 'auto' in scikit-learn 0.22, which fits one multinomial model with every solver but liblinear: pin multi_class='ovr' to reproduce a multiclass fit of the notebook's era (a binary target is fitted the same either way)",
+  fixture: {
+    before: "from sklearn.linear_model import LogisticRegression\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(LogisticRegression(solver='lbfgs', max_iter=1000).fit(X, y).coef_[0, 0].round(3))",
+    after: "from sklearn.linear_model import LogisticRegression\nfrom sklearn.datasets import load_iris\nX, y = load_iris(return_X_y=True)\nprint(LogisticRegression(solver='lbfgs', max_iter=1000, multi_class='ovr').fit(X, y).coef_[0, 0].round(3))",
+    expect: '-0.446',
+  },
+  // Without a solver LogisticRegression gets solver='liblinear' (sklearn-pin-logistic-solver), which is
+  // one-vs-rest already; liblinear never fitted a multinomial model.
+  skip: (args, name) => (name === 'LogisticRegression' && !args.keywords.has('solver')) || stringValue(kwValue(args.keywords.get('solver'))) === 'liblinear',
+});
+
 const pinSvcGamma = pinRule({
   id: 'sklearn-pin-svm-gamma',
   title: "SVC/SVR gamma 'auto' -> 'scale'",
@@ -1579,5 +1597,5 @@ export const sklearnRules: Rule[] = [
   crossValidation, gridSearch, learningCurveModule, oldCvIterators, gridScores, imputer, externalsJoblib, externalsSix,
   privateModules, jaccard, oneHotCategorical, oneHotSparse, getFeatureNames, loadBoston, plotFunctions, normalizeParam,
   criterionNames, lossNames, maxFeaturesAuto, baseEstimator, positionalParams, nIter, randomizedPca, ldaQda, scorerNames,
-  removedParams, kfoldRandomState, oneDimensionalInput, pinForest, pinLogReg, pinSvcGamma, pinCv, pinKMeans, pinMiniBatchKMeans, pinFastIca, pinTsne, pinSgdIterations,
+  removedParams, kfoldRandomState, oneDimensionalInput, pinForest, pinLogReg, pinLogRegMultiClass, pinSvcGamma, pinCv, pinKMeans, pinMiniBatchKMeans, pinFastIca, pinTsne, pinSgdIterations,
 ];
