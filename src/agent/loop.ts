@@ -14,8 +14,9 @@ import { diagnose } from './diagnosis.js';
 import type { RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
 import type { LoopInput, LoopOutcome } from './loop-types.js';
-import { excuseUnstable } from './oracle/index.js';
+import { excuseUnstable, type UnjudgedReason } from './oracle/index.js';
 import { UnseededDrift } from './unseeded-drift.js';
+import { illConditionedAside } from './ill-conditioned-drift.js';
 import { Runner } from './runner.js';
 import { decideVerdict } from './verdict.js';
 import { Workbench } from './workbench.js';
@@ -33,8 +34,9 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
   const bench = new Workbench(d.work, emit);
   const runner = new Runner(env, bench, emit, d.incremental, d.original);
   const unstable = new Set<string>(); // values that differed between two clean runs: listed, not judged
+  const unstableWhy = new Map<string, UnjudgedReason>(); // those set aside for another reason than a second run (ill-conditioned)
   const rawOracle = (s: RunState) => d.judge(s.notebook, env.submission());
-  const oracle = (s: RunState) => excuseUnstable(rawOracle(s), unstable);
+  const oracle = (s: RunState) => excuseUnstable(rawOracle(s), unstable, unstableWhy);
   const progress = new ProgressTracker();
   const done = (stop: Stop, final?: LoopOutcome['final']): LoopOutcome => {
     emit({ type: 'stop', ...stop });
@@ -84,7 +86,7 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
           if (diagnose(state.status, state.cells, () => oracle(state)).kind !== 'done') continue;
         }
         const final = { run: env.runResult(state), executed: state.notebook };
-        const verdict = decideVerdict({ original: d.original, executed: final.executed, run: final.run, expected: d.expected, tolerance: d.tolerance, unstable });
+        const verdict = decideVerdict({ original: d.original, executed: final.executed, run: final.run, expected: d.expected, tolerance: d.tolerance, unstable, unstableWhy });
         const out = done({ reason: 'reproduced', detail: 'the clean run from a fresh kernel reproduces' }, final);
         emit({ type: 'verdict', verdict });
         return out;
@@ -119,7 +121,10 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
       const drawn = (): boolean => {
         const aside = draws.setAside(bench.work, bench.codeKey, diagnosis, () => oracle(state), unstable);
         if (aside) emit({ type: 'unseeded', ...aside });
-        return !!aside;
+        // Or fed by a least-squares fit of a nearly singular design, as the live state shows (ill-conditioned-drift.ts).
+        const singular = aside ? undefined : illConditionedAside(bench.work, diagnosis, state, () => oracle(state), unstable, unstableWhy);
+        if (singular) emit({ type: 'ill-conditioned', ...singular });
+        return !!aside || !!singular;
       };
       let setAside = false;
       for (const fixer of d.fixers) {

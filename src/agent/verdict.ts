@@ -6,7 +6,7 @@
  */
 import type { Notebook } from '../core/notebook.js';
 import { firstFailure, type RunResult } from '../core/run-result.js';
-import { excuseUnstable, findSubmissionFile, judge, type ExpectedScoreInput, type OracleVerdict } from './oracle/index.js';
+import { excuseUnstable, findSubmissionFile, judge, type ExpectedScoreInput, type OracleVerdict, type UnjudgedReason } from './oracle/index.js';
 
 export type Verdict = 'reproduced' | 'not-reproduced' | 'failed';
 
@@ -31,6 +31,8 @@ export function decideVerdict(input: {
   tolerance?: number;
   /** Values seen to differ between two clean runs: not judged (see oracle/nondeterminism.ts). */
   unstable?: ReadonlySet<string>;
+  /** Why some of them are set aside, when not nondeterminism (ill-conditioned-drift.ts). */
+  unstableWhy?: ReadonlyMap<string, UnjudgedReason>;
 }): VerdictResult {
   const { run } = input;
   const submission = findSubmissionFile(run.producedFiles);
@@ -40,7 +42,7 @@ export function decideVerdict(input: {
     ...(input.expected ? { expectedScore: input.expected } : {}),
     ...(submission ? { submission } : {}),
     tolerance: input.tolerance,
-  }), input.unstable ?? new Set());
+  }), input.unstable ?? new Set(), input.unstableWhy);
   if (run.status !== 'ok') {
     return { verdict: 'not-reproduced', reason: `the clean run ended with ${run.status}: ${run.message ?? ''}`.trim(), oracle };
   }
@@ -53,7 +55,7 @@ export function decideVerdict(input: {
   }
   const count = (why: string): number => oracle.comparisons.filter((c) => c.unjudged === why).length;
   const plural = (n: number, what: string): string => `${n} ${what} value${n > 1 ? 's' : ''}`;
-  const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['tie', 'tied-label'], ['stale', 'stale stored'], ['unreachable', 'unreachable stored'], ['library-docs', 'library-documentation'], ['skipped', 'skipped-cell']]
+  const unjudgedNote = [['nondeterministic', 'nondeterministic'], ['ill-conditioned', 'ill-conditioned (nearly singular least squares)'], ['tie', 'tied-label'], ['stale', 'stale stored'], ['unreachable', 'unreachable stored'], ['library-docs', 'library-documentation'], ['skipped', 'skipped-cell']]
     .filter(([why]) => count(why!) > 0).map(([why, what]) => plural(count(why!), what!)).join(', ');
   const named = (cells: typeof run.cells) => cells.map((c) => `cell ${c.index} ${c.expectedError!.ename}`).join(', ');
   const asAuthor = run.cells.filter((c) => c.expectedError && !c.expectedError.neverRun && !c.expectedError.skipped);

@@ -31,6 +31,7 @@ export const VariableSummary = z.object({
   columns: z.array(z.string()).optional(),
   length: z.number().optional(),
   value: z.string().optional().describe('short repr of scalars and short strings'),
+  condition: z.number().optional().describe("a fitted least-squares model's condition number, largest over smallest singular value of its design (LinearRegression's singular_; 1e308 when the smallest is 0)"),
 });
 export type VariableSummary = z.infer<typeof VariableSummary>;
 

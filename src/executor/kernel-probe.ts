@@ -79,6 +79,15 @@ def _describe(name, v):
     elif mod.startswith('scipy.sparse') and hasattr(v, 'shape'):
         d['shape'] = [int(x) for x in v.shape]
         d['dtype'] = str(getattr(v, 'dtype', ''))
+    elif mod.startswith('sklearn.linear_model') and 'singular_' in getattr(v, '__dict__', {}):
+        # A fitted least-squares model: how close its design is to singular (the fit of a nearly
+        # singular design depends on which rounding-sized singular values the BLAS keeps).
+        sv = v.__dict__['singular_']
+        try:
+            top, low = float(max(abs(sv))), float(min(abs(sv)))
+            d['condition'] = top / low if low > 0 else 1e308  # JSON has no Infinity
+        except Exception:
+            pass
     elif t in (int, float, bool, complex) or v is None:
         d['value'] = _short(v)
     elif t in (str, bytes):

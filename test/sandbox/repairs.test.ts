@@ -339,6 +339,22 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === 8 && c.ok));
   });
 
+  it("a drift fed by a least-squares fit of a nearly singular design (one-hot groups kept whole plus an intercept) is set aside as ill-conditioned, from the live state", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook([
+      'import numpy as np\nfrom sklearn.linear_model import LinearRegression\nX = np.array([[1, 0, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1], [1, 0, 1, 0]], dtype=float)\ny = np.array([1.0, 2.0, 3.0, 4.0, 1.5])',
+      'lr = LinearRegression().fit(X, y)\nprint(round(float(np.abs(lr.coef_).max()), 3))',
+      'print(len(y))',
+    ]), { 1: '123456.789\n', 2: '5\n' }), [1, 2, 3]);
+    const { report, trajectory } = await modernize(nb);
+    const exec = trajectory.find((e: any) => e.type === 'execution');
+    const lr = exec.cells.find((c: any) => c.index === 1).state.variables.find((v: any) => v.name === 'lr');
+    assert.ok(lr.condition > 1e12, `condition ${lr.condition}`);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.match(report.reason, /ill-conditioned/);
+    assert.ok(trajectory.some((e: any) => e.type === 'ill-conditioned' && e.cells[0].cell === 1));
+    assert.ok(report.comparisons.some((c) => c.original === 5 && c.ok && !c.unjudged));
+  });
+
   it('a recorded cell that reads a name no cell binds, and binds what a later cell reads: unfixable, not skipped', async () => {
     const nb = withCounts(withStoredOutputs(makeNotebook(['x = 20', 'top = corrmat.shape', 'print("after", top)']), { 2: 'after (3, 3)\n' }), [1, 2, 3]);
     const { report } = await modernize(nb);

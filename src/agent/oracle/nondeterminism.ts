@@ -9,7 +9,7 @@
  * Why by re-running rather than by recognising formats: a timing or an unseeded score has no
  * reliable textual signature, but it always has this one.
  */
-import type { Comparison, OracleVerdict } from './types.js';
+import type { Comparison, OracleVerdict, UnjudgedReason } from './types.js';
 
 /** Identity of a compared value across two runs of the same notebook (its n-th occurrence). */
 function keys(comparisons: readonly Comparison[]): string[] {
@@ -54,14 +54,14 @@ function sameNumber(x: number | null, y: number | null): boolean {
  * The verdict with nondeterministic values set aside: they are marked `unjudged` and no longer fail
  * it. A notebook whose only failures were such values matches; its remaining comparisons decide.
  */
-export function excuseUnstable(v: OracleVerdict, unstable: ReadonlySet<string>): OracleVerdict {
+export function excuseUnstable(v: OracleVerdict, unstable: ReadonlySet<string>, reasons?: ReadonlyMap<string, UnjudgedReason>): OracleVerdict {
   if (!unstable.size) return v;
   const ks = keys(v.comparisons);
   let excused = 0;
   const comparisons: Comparison[] = v.comparisons.map((c, i) => {
     if (!unstable.has(ks[i])) return c;
     if (!c.ok) excused += 1;
-    return { ...c, ok: true, unjudged: 'nondeterministic' };
+    return { ...c, ok: true, unjudged: reasons?.get(ks[i]) ?? 'nondeterministic' };
   });
   if (!excused) return { ...v, comparisons };
   const stillFailing = comparisons.filter((c) => !c.ok && !c.outOfOrder);
@@ -75,6 +75,6 @@ export function excuseUnstable(v: OracleVerdict, unstable: ReadonlySet<string>):
     ...v,
     matches: v.matches || matches,
     comparisons,
-    details: { ...v.details, unjudged: comparisons.filter((c) => c.unjudged).length, reasonUnjudged: 'nondeterministic: values that differ between two clean runs from a fresh kernel, or that the code draws from unseeded randomness; tie: labels picked among equal quantities (the quantity is judged)' },
+    details: { ...v.details, unjudged: comparisons.filter((c) => c.unjudged).length, reasonUnjudged: 'nondeterministic: values that differ between two clean runs from a fresh kernel, or that the code draws from unseeded randomness; ill-conditioned: values of a least-squares fit of a nearly singular design; tie: labels picked among equal quantities (the quantity is judged)' },
   };
 }

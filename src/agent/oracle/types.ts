@@ -32,7 +32,7 @@ export interface Comparison {
   unjudged?: UnjudgedReason;
 }
 
-export type UnjudgedReason = 'nondeterministic' | 'tie' | 'stale' | 'unreachable' | 'library-docs' | 'skipped';
+export type UnjudgedReason = 'nondeterministic' | 'ill-conditioned' | 'tie' | 'stale' | 'unreachable' | 'library-docs' | 'skipped';
 
 export interface OracleVerdict {
   oracle: OracleKind;

@@ -10,7 +10,7 @@ import type { Environment, RunRequest, RunState } from '../../../src/agent/envir
 import type { Fixer, Proposal, Problem } from '../../../src/agent/fixers.js';
 import type { Patch } from '../../../src/core/patch.js';
 
-export type Behaviour = { error?: { ename: string; evalue: string }; stdout?: string } | undefined;
+export type Behaviour = { error?: { ename: string; evalue: string }; stdout?: string; variables?: Array<Record<string, unknown>> } | undefined;
 
 export class FakeEnvironment implements Environment {
   alive = true;
@@ -55,7 +55,7 @@ export class FakeEnvironment implements Environment {
       req.onExec?.({ type: 'cell-start', index, codeIndex: index, total: nb.cells.length, preview: '' });
       const b = this.behave(sourceText(cell.source), index, runNo);
       cell.outputs = b?.stdout ? [{ output_type: 'stream', name: 'stdout', text: b.stdout }] : [];
-      const state = { variables: [] };
+      const state = { variables: b?.variables ?? [] };
       const excused = b?.error && this.excused.get(index)?.ename === b.error.ename ? this.excused.get(index) : undefined;
       if (b?.error && excused) {
         cell.outputs.push({ output_type: 'error', ename: b.error.ename, evalue: b.error.evalue, traceback: [] });

@@ -233,6 +233,24 @@ describe('modernizationLoop (fake environment)', () => {
     assert.ok(!types.includes('unseeded'));
   });
 
+  it('a drift in a cell fed by a least-squares fit the live state shows nearly singular is set aside as ill-conditioned; a well-conditioned fit still drifts', async () => {
+    const original = makeNotebook(['from sklearn.linear_model import LinearRegression\nlr = LinearRegression().fit(X, y)', 'print(rmse(lr.predict(Xt)))', 'print(0.5)']);
+    (original.cells[1] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '0.15\n' }];
+    (original.cells[2] as any).outputs = [{ output_type: 'stream', name: 'stdout', text: '0.5\n' }];
+    const fit = (condition: number) => (src: string): Behaviour => (src.startsWith('print(rmse') ? { stdout: '4881693.7\n', variables: [{ name: 'lr', type: 'LinearRegression', module: 'sklearn.linear_model._base', condition }] } : src.startsWith('print(0.5') ? { stdout: '0.5\n' } : undefined);
+    const { out, events } = await run(original, new FakeEnvironment(fit(3e16)), [scriptedFixer('rules', [])]);
+    assert.equal(out.stop.reason, 'reproduced');
+    const e = events.find((x) => x.type === 'ill-conditioned');
+    assert.ok(e && e.type === 'ill-conditioned');
+    assert.deepEqual(e.cells, [{ cell: 1, model: 'lr', condition: 3e16 }]);
+    const verdict = events.find((x) => x.type === 'verdict');
+    assert.match(verdict?.type === 'verdict' ? verdict.verdict.reason : '', /ill-conditioned \(nearly singular least squares\) value/);
+    assert.ok(verdict?.type === 'verdict' && verdict.verdict.oracle.comparisons.some((c) => c.unjudged === 'ill-conditioned' && c.original === 0.15));
+    const well = await run(original, new FakeEnvironment(fit(40)), [scriptedFixer('rules', [])]);
+    assert.equal(well.out.stop.reason, 'no-fix-available');
+    assert.ok(!well.types.includes('ill-conditioned'));
+  });
+
   it('a failing environment ends with sandbox-error; an aborted signal with interrupted', async () => {
     const env = new FakeEnvironment(simple);
     env.failWith = new Error('the sandbox died');
