@@ -34,7 +34,8 @@ const FIXTURE = (shim: string) => [
 
 export const sklearnPinLarsNormalize: Rule = rule({
   id: 'sklearn-pin-lars-normalize',
-  triggers: [...LARS_NORMALIZE_CLASSES],
+  // The shim goes into the cell of the first scikit-learn import, which need not name a Lars class.
+  triggers: ['sklearn'],
   library: 'scikit-learn',
   title: 'Lars, LassoLars, OrthogonalMatchingPursuit and their CV/IC variants normalised X by default (until 1.2)',
   old: 'LassoLars(alpha=0.1)',

@@ -76,8 +76,8 @@ describe('drift candidates, era unknown', () => {
 
   it("LassoLars' old normalize default: the shim before the first sklearn import is a candidate where a Lars model feeds the drifted cell", async () => {
     const lars = notebookOf([
-      'import numpy as np\nfrom sklearn.linear_model import LassoLars',
-      'm = LassoLars(alpha=0.1).fit(X, y)',
+      'import numpy as np\nfrom sklearn import linear_model',
+      'm = linear_model.LassoLars(alpha=0.1).fit(X, y)',
       'print(m.score(X, y))',
     ]);
     const p = await ruleFixer({ original: lars, dataFiles: [], era: {} }).propose(drift(lars, 2));
