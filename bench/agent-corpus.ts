@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readNotebookFile } from '../src/core/notebook.js';
 import { modernizeNotebook } from '../src/agent/modernize.js';
+import { NOT_RUN_INPUT, NOT_RUN_MODULE } from '../src/agent/verdict.js';
 import { cacheDirFromEnv } from '../src/cli/cache-dir.js';
 import { HELD_OUT_FOLDS, median, selectNotebooks, type CorpusNotebook } from './corpus.js';
 
@@ -68,7 +69,7 @@ async function benchOne(c: CorpusNotebook): Promise<void> {
       ...(values['max-wall'] ? { budgets: { maxWallS: Number(values['max-wall']) } } : {}),
     });
     const wallMs = performance.now() - t0;
-    row[mode] = { verdict: report.verdict, oracle: report.oracle, stopReason: report.stopReason, fixes: report.fixes.length, staticFixes: report.fixes.filter((f) => f.step === 0).length, cellExecutions: report.cellExecutions, wallMs, reason: report.reason.slice(0, 240) };
+    row[mode] = { verdict: report.verdict, oracle: report.oracle, stopReason: report.stopReason, fixes: report.fixes.length, staticFixes: report.fixes.filter((f) => f.step === 0).length, cellExecutions: report.cellExecutions, wallMs, reason: report.reason.slice(0, 240), setAside: report.verdict === 'reproduced' && (report.reason.includes(NOT_RUN_INPUT) || report.reason.includes(NOT_RUN_MODULE)) };
   }
   rows.push(row);
   const r = row.incremental;
@@ -110,11 +111,13 @@ await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, async
   }
 }));
 const done = rows.filter((r) => r.incremental);
-const perFold: Record<string, { notebooks: number; reproduced: number }> = {};
+const perFold: Record<string, { notebooks: number; reproduced: number; setAside: number }> = {};
 for (const r of done) {
-  const f = (perFold[r.fold] ??= { notebooks: 0, reproduced: 0 });
+  const f = (perFold[r.fold] ??= { notebooks: 0, reproduced: 0, setAside: 0 });
   f.notebooks++;
   if (r.incremental.verdict === 'reproduced') f.reproduced++;
+  // Reproduced with cells set aside for an input the data lacks or a module the environment lacks (named in the verdict).
+  if (r.incremental.setAside) f.setAside++;
 }
 const finalErrors: Record<string, number> = {};
 for (const r of done) if (r.incremental.finalError !== '-') finalErrors[r.incremental.finalError] = (finalErrors[r.incremental.finalError] ?? 0) + 1;
@@ -139,7 +142,7 @@ const summary = {
   outputs: outRoot,
   rows,
 };
-for (const [f, v] of Object.entries(perFold).sort()) console.log(`fold ${f.padEnd(9)} reproduced ${v.reproduced}/${v.notebooks} (${(100 * v.reproduced / v.notebooks).toFixed(0)}%)${HELD_OUT_FOLDS.includes(f) ? '  [held out]' : ''}`);
+for (const [f, v] of Object.entries(perFold).sort()) console.log(`fold ${f.padEnd(9)} reproduced ${v.reproduced}/${v.notebooks} (${(100 * v.reproduced / v.notebooks).toFixed(0)}%)${v.setAside ? `, ${v.setAside} with cells set aside` : ''}${HELD_OUT_FOLDS.includes(f) ? '  [held out]' : ''}`);
 console.log(`final errors: ${JSON.stringify(Object.fromEntries(Object.entries(finalErrors).sort((a, b) => b[1] - a[1])))}`);
 console.log(`\nreproduced ${summary.reproduced}/${summary.notebooks} (by oracle: ${JSON.stringify(byOracle)}); stop reasons ${JSON.stringify(stops)}`);
 console.log(`median fixes ${summary.medianFixes}; median cell executions: incremental ${summary.medianCellExecutionsIncremental}${values['no-full'] ? '' : `, full re-runs ${summary.medianCellExecutionsFull} (totals ${summary.totalCellExecutionsIncremental} vs ${summary.totalCellExecutionsFull}; verdicts agree: ${summary.verdictsAgree})`}; median wall ${summary.medianWallS.toFixed(1)} s per notebook`);
