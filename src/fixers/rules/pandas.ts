@@ -308,6 +308,11 @@ const getSetValue = rule({
     after: "import pandas as pd\ndf = pd.DataFrame({'a': [1.0, 2.0, 3.0]})\ndf.loc[df[df.a > 1].index, 'a'] = 0.5\ni = 2\nprint(df.a.tolist(), df.loc[i, 'a'])",
     expect: '[1.0, 0.5, 0.5] 0.5',
     beforeError: 'AttributeError',
+  }, {
+    before: "import pandas as pd\ndf = pd.DataFrame({'a': [1.0, None, 3.0]})\n_ = df.set_value(df.a.isnull(), 'a', 2.0)\ndf = df.set_value(0, 'a', 0.5)\nprint(df.a.tolist())",
+    after: "import pandas as pd\ndf = pd.DataFrame({'a': [1.0, None, 3.0]})\ndf.loc[df.a.isnull(), 'a'] = 2.0\ndf.at[0, 'a'] = 0.5\nprint(df.a.tolist())",
+    expect: '[0.5, 2.0, 3.0]',
+    beforeError: 'AttributeError',
   }],
   *find(ctx) {
     for (const { call, recv, name } of ctx.methodCalls(['get_value', 'set_value'])) {
@@ -324,6 +329,12 @@ const getSetValue = rule({
       } else if (name === 'set_value' && pos.length >= 2 && call.parent?.type === 'expression_statement') {
         const value = pos[pos.length - 1];
         yield { node: call, edits: [replaceNode(call, `${paren(recv)}.${acc}[${pos.slice(0, -1).join(', ')}] = ${value}`)] };
+      } else if (name === 'set_value' && pos.length >= 2 && call.parent?.type === 'assignment' && call.parent.parent?.type === 'expression_statement'
+        && [`_`, recv.text].includes(call.parent.childForFieldName('left')?.text ?? '')) {
+        // `_ = df.set_value(...)` (the author silencing the returned frame) or `df = df.set_value(...)`
+        // (set_value changed df in place and returned it): the assignment adds nothing.
+        const value = pos[pos.length - 1];
+        yield { node: call, edits: [replaceNode(call.parent, `${paren(recv)}.${acc}[${pos.slice(0, -1).join(', ')}] = ${value}`)] };
       } else yield { node: call };
     }
   },
