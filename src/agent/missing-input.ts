@@ -29,6 +29,7 @@ import { analyzeCell, type CellDefUse } from '../fixers/python/defuse.js';
 import { maskIPythonLines } from '../fixers/python/ipython.js';
 import { parsePython } from '../fixers/python/parser.js';
 import { lastTopLevelStatement } from '../fixers/python/statements.js';
+import { escapeRe } from '../fixers/rules/helpers.js';
 
 /** The largest share of the notebook's code cells the slice may take (the failing cell included). */
 export const MAX_SLICE_SHARE = 0.4;
@@ -78,12 +79,10 @@ function failingRow(traceback: readonly string[]): number | undefined {
   return m ? Number(m[1]) - 1 : undefined;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Does this statement need what is absent (name the file; import the module or load it as an extension)? */
 function needs(text: string, absent: Absent): boolean {
   if (absent.kind === 'file') return !!absent.path && text.includes(path.basename(absent.path));
-  const m = escape(absent.name);
+  const m = escapeRe(absent.name);
   return new RegExp(`^[ \\t]*(?:import[ \\t][^\\n]*\\b${m}\\b(?!\\.)|import[ \\t]+${m}\\.|from[ \\t]+${m}(?:\\.|[ \\t])|%?(?:re)?load_ext[ \\t]+${m}\\b)`, 'm').test(text);
 }
 
