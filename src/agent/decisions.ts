@@ -12,7 +12,7 @@ import type { ExpectedError } from '../core/run-result.js';
 import { MAX_UNBOUND_SKIPS, unboundLeafExcuse, unboundName } from './unbound-name.js';
 import { neverRunOverwriter } from './never-run-overwriter.js';
 import { absentPictureExcuse } from './absent-picture.js';
-import { MAX_SLICE_SHARE, missingInputSlice, type MissingInputSlice } from './missing-input.js';
+import { MAX_SLICE_SHARE, missingInputSlice, wholeSkipStrands, type MissingInputSlice } from './missing-input.js';
 import { missingLabel } from './earlier-run-cells.js';
 import { analyzeNotebook } from '../fixers/python/defuse.js';
 import { budgetStop, wallSpent, type Budgets } from './budgets.js';
@@ -229,6 +229,14 @@ export function stuckMove(input: {
   }
   if (!neverRun) return { kind: 'stop', stop };
   const excused = excuseNeverRun(d, stop, neverRun);
+  if (excused && input.canSkip && wholeSkipStrands(input.notebook, d.cell, d.error!, input.runOrder)) {
+    // Skipped whole, it would take what its other statements bind (`import pandas as pd` beside a
+    // failing `from helper import f`) from the recorded cells after it: only the failing statement
+    // and what needs it go, within never-run cells; else the loop stops on the real failure.
+    const key = `statement:${d.cell}:${d.error!.ename}:${d.error!.evalue}`;
+    const slice = input.slicedInputs && !input.slicedInputs.has(key) ? missingInputSlice(input.notebook, d.cell, d.error!, { kind: 'statement' }, input.runOrder) : undefined;
+    return room(slice) ? { kind: 'slice', input: key, slice: slice! } : { kind: 'stop', stop };
+  }
   if (excused) return { kind: 'excuse', cell: d.cell, expected: excused };
   const over = d.error && input.skipped.size < MAX_OVERWRITER_SKIPS && (stop.reason === 'no-fix-available' || stop.reason === 'unfixable')
     ? neverRunOverwriter(analyzeNotebook(input.notebook), d.cell, d.error.ename, neverRun, input.skipped, input.runOrder, missingLabel(d.error.evalue), (c) => sourceText(input.notebook.cells[c]?.source)) : undefined;

@@ -34,8 +34,11 @@ import { escapeRe } from '../fixers/rules/helpers.js';
 /** The largest share of the notebook's code cells the slice may take (the failing cell included). */
 export const MAX_SLICE_SHARE = 0.4;
 
-/** What this run does not have: a data file, or a top-level module the environment lacks. */
-export type Absent = { kind: 'file'; path: string } | { kind: 'module'; name: string };
+/**
+ * What this run does not have: a data file, a top-level module the environment lacks, or (for a cell
+ * the author never ran that fails here and nothing repairs) the failing statement's effects.
+ */
+export type Absent = { kind: 'file'; path: string } | { kind: 'module'; name: string } | { kind: 'statement' };
 
 export interface MissingInputSlice {
   /** The cells with the statements that need what is absent commented out (absent when whole cells only are skipped). */
@@ -81,6 +84,7 @@ function failingRow(traceback: readonly string[]): number | undefined {
 
 /** Does this statement need what is absent (name the file; import the module or load it as an extension)? */
 function needs(text: string, absent: Absent): boolean {
+  if (absent.kind === 'statement') return false; // the traceback's row is the seed
   if (absent.kind === 'file') return !!absent.path && text.includes(path.basename(absent.path));
   const m = escapeRe(absent.name);
   return new RegExp(`^[ \\t]*(?:import[ \\t][^\\n]*\\b${m}\\b(?!\\.)|import[ \\t]+${m}\\.|from[ \\t]+${m}(?:\\.|[ \\t])|%?(?:re)?load_ext[ \\t]+${m}\\b)`, 'm').test(text);
@@ -102,7 +106,7 @@ function showsOutput(cell: CodeCell, source: string, units: readonly Unit[], cut
   return last?.type === 'expression_statement' && !/assignment/.test(last.expression ?? '') && !last.semicolon;
 }
 
-const label = (absent: Absent): string => (absent.kind === 'file' ? path.basename(absent.path) : absent.name);
+const label = (absent: Absent): string => (absent.kind === 'file' ? path.basename(absent.path) : absent.kind === 'module' ? absent.name : 'the failing statement');
 
 export function missingInputSlice(nb: Notebook, cell: number, error: { ename: string; evalue: string; traceback?: readonly string[] }, absent: Absent, order?: readonly number[]): MissingInputSlice | undefined {
   const failing = nb.cells[cell];
@@ -173,27 +177,69 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
   if (share > MAX_SLICE_SHARE) return undefined;
 
   const what = label(absent);
-  const lacking = absent.kind === 'file' ? `${what} is not in the data provided (an input this run does not have)` : `module ${what} is not in the environment (nor in the notebook's project)`;
+  if (absent.kind === 'statement') {
+    // Only cells the author never ran may go: a recorded cell set aside for a never-run cell's
+    // failure would drop part of the record for code the author's own run never depended on.
+    const recorded = (c: number) => c !== cell && (nb.cells[c] as CodeCell).execution_count !== null;
+    if (whole.some(recorded) || [...partial.keys()].some(recorded)) return undefined;
+  }
+  const lacking = absent.kind === 'file' ? `${what} is not in the data provided (an input this run does not have)`
+    : absent.kind === 'module' ? `module ${what} is not in the environment (nor in the notebook's project)`
+    : `the author never ran cell ${cell} (no execution count, no outputs); here it raises ${error.ename} and no fix applies`;
   const expected = (why: string): ExpectedError => ({
-    ename: error.ename, skipped: true, ...(absent.kind === 'file' ? { missingInput: what } : { missingLibrary: what }),
+    ename: error.ename, skipped: true,
+    ...(absent.kind === 'file' ? { missingInput: what } : absent.kind === 'module' ? { missingLibrary: what } : { neverRun: true }),
     reason: `${lacking}; ${why}, so it is not run and its stored outputs are not judged`,
   });
   const skip = whole.map((c) => ({ cell: c, expected: expected(c === cell ? `the cell needs ${what}` : `the cell reads what the statements that need ${what} made`) }));
   if (!partial.size) return { skip, share };
-  const note = `# nbmodernize: ${absent.kind === 'file' ? `${what} is not in the data provided` : `module ${what} is not in the environment`}; the statements that need it are commented out`;
+  const noteWhat = absent.kind === 'file' ? `${what} is not in the data provided` : absent.kind === 'module' ? `module ${what} is not in the environment`
+    : `cell ${cell}, which the author never ran, raises ${error.ename} here`;
+  const note = `# nbmodernize: ${noteWhat}; the statements that need it are commented out`;
   const edits = [...partial].map(([c, { units: us, cut }]) => ({
     cell: c, op: 'replace' as const,
     newSource: `${note}\n${us.map((u, i) => (cut.has(i) ? u.text.split('\n').map((l) => (l.trim() ? `# ${l}` : l)).join('\n') : u.text)).join('\n')}`,
   }));
   const where = [...partial].map(([c, { units: us, cut }]) => `cell ${c} line${cut.size > 1 ? 's' : ''} ${[...cut].map((i) => us[i]!.rows[0] + 1).join(', ')}`).join('; ');
+  const head = absent.kind === 'file' ? `${what} is not in the data provided` : absent.kind === 'module' ? `${what} is not in the environment` : `cell ${cell}, which the author never ran, raises ${error.ename} here and no fix applies`;
   return {
     patch: {
       fixType: 'error-repair',
-      source: { kind: 'rule', ruleIds: ['missing-input'] },
+      source: { kind: 'rule', ruleIds: [absent.kind === 'statement' ? 'never-run-statement' : 'missing-input'] },
       edits,
-      summary: `${what} is ${absent.kind === 'file' ? 'not in the data provided' : 'not in the environment'}: the statements that need it commented out (${where})${skip.length ? `; ${skip.length > 1 ? 'cells' : 'cell'} ${skip.map((s) => s.cell).join(', ')}, which need${skip.length > 1 ? '' : 's'} it or what it made, not run` : ''}`,
+      summary: `${head}: the statements that need ${absent.kind === 'statement' ? 'what it makes' : 'it'} commented out (${where})${skip.length ? `; ${skip.length > 1 ? 'cells' : 'cell'} ${skip.map((s) => s.cell).join(', ')}, which need${skip.length > 1 ? '' : 's'} it or what it made, not run` : ''}`,
     },
     skip,
     share,
   };
+}
+
+/**
+ * Would skipping this never-run cell whole strand a recorded cell after it? True when a cell the
+ * author ran, later in run order, reads a name that only the failing cell's other statements (not
+ * the one that fails) bind: skipped whole, `import pandas as pd` goes with a failing
+ * `from rmsle import rmsle` and every recorded cell after it fails on `pd`.
+ */
+export function wholeSkipStrands(nb: Notebook, cell: number, error: { traceback?: readonly string[] }, order?: readonly number[]): boolean {
+  const failing = nb.cells[cell];
+  if (failing?.cell_type !== 'code') return false;
+  const units = statementUnits(sourceText(failing.source));
+  const row = failingRow(error.traceback ?? []);
+  const at = units && row !== undefined ? units.findIndex((u) => row >= u.rows[0] && row <= u.rows[1]) : -1;
+  if (!units || at < 0) return false;
+  const others = new Set(units.flatMap((u, i) => (i === at ? [] : analyzeCell(u.text).defines)));
+  for (const n of analyzeCell(units[at]!.text).defines) others.delete(n);
+  if (!others.size) return false;
+  const pos = (c: number): number => (order ? order.indexOf(c) : c);
+  const code = nb.cells.map((c, i) => ({ c, i })).filter(({ c, i }) => c.cell_type === 'code' && i !== cell && pos(i) >= 0);
+  // Bound already by a cell before it: skipping it takes nothing away.
+  for (const { c } of code.filter(({ i }) => pos(i) < pos(cell))) for (const n of analyzeCell(sourceText(c.source)).defines) others.delete(n);
+  const later = code.filter(({ i }) => pos(i) > pos(cell)).sort((a, b) => pos(a.i) - pos(b.i));
+  for (const { c } of later) {
+    const du = analyzeCell(sourceText(c.source));
+    if ((c as CodeCell).execution_count !== null && du.uses.some((n) => others.has(n))) return true;
+    for (const n of du.defines) others.delete(n); // bound again before any recorded cell read it
+    if (!others.size) return false;
+  }
+  return false;
 }

@@ -325,6 +325,20 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === survived && c.ok));
   });
 
+  it("a cell the author never ran fails on one statement: only that statement (and never-run code that needs it) goes; what its other statements bind still reaches the recorded cells", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook([
+      "import math\nfrom math import sqrt_of_the_author\nimport statistics as st",
+      "print('mean', st.mean([1, 2, 3]), math.floor(2.5))",
+      "print(sqrt_of_the_author(4))",
+      "a = 1",
+    ]), { 1: 'mean 2 2\n' }), [null, 1, null, 2]);
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(trajectory.some((e: any) => e.type === 'fix' && e.fix.source === 'never-run-statement' && e.edits.some((x: any) => x.cell === 0 && /\n# from math import sqrt_of_the_author\nimport statistics as st$/.test(x.newSource))));
+    assert.ok(trajectory.some((e: any) => e.type === 'excused' && e.cell === 2 && e.expected.neverRun));
+    assert.ok(report.comparisons.length > 0 && report.comparisons.every((c) => c.ok));
+  });
+
   it("a module the environment does not have: its import and the cells that use it are set aside, named; the rest runs and is judged", async () => {
     const nb = withCounts(withStoredOutputs(makeNotebook([
       "import math\nimport lightgbm_of_the_author as lgb",

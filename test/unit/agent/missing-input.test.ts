@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { missingInputSlice } from '../../../src/agent/missing-input.js';
+import { missingInputSlice, wholeSkipStrands } from '../../../src/agent/missing-input.js';
 import { stuckMove } from '../../../src/agent/decisions.js';
 import { notebookOf } from '../rules/support.js';
 
@@ -103,5 +103,47 @@ describe('missingInputSlice', () => {
     assert.equal(stuckMove({ ...base, diagnosis: diagnosis("No module named 'lightgbm'"), slicedInputs: new Set(['module:lightgbm']) }).kind, 'stop');
     assert.equal(stuckMove({ ...base, diagnosis: diagnosis("No module named 'sklearn.cross_validation'"), slicedInputs: new Set() }).kind, 'stop');
     assert.equal(stuckMove({ ...base, diagnosis: diagnosis("No module named 'lightgbm'"), slicedInputs: new Set(), slicedShare: 0.3 }).kind, 'stop');
+  });
+});
+
+describe('a never-run cell that fails: skipped whole only when that strands no recorded cell', () => {
+  // The author never ran cell 0 (an import cell with a name its library no longer has); the others are recorded.
+  // (A module the environment lacks altogether is the module slice's, which comes first.)
+  const tb = (row: number) => [`Cell In[1], line ${row}\n----> ${row} from metrics import rmsle`];
+  const lib = { ename: 'ImportError', evalue: "cannot import name 'rmsle' from 'metrics'", traceback: tb(3) };
+  const record = (nb: ReturnType<typeof notebookOf>, never: number[]) => {
+    nb.cells.forEach((c, i) => { if (c.cell_type === 'code' && !never.includes(i)) c.execution_count = i + 1; });
+    return nb;
+  };
+  it('wholeSkipStrands: a recorded later cell reads what another statement of the failing cell binds', () => {
+    const nb = record(notebookOf(['import numpy as np\nimport pandas as pd\nfrom metrics import rmsle', "df = pd.DataFrame({'a': [1]})", 'print(df.a.sum())']), [0]);
+    assert.equal(wholeSkipStrands(nb, 0, lib), true);
+    // Bound again by an earlier cell, or only names of the failing statement read later: nothing stranded.
+    const again = record(notebookOf(['import pandas as pd', 'import numpy as np\nimport pandas as pd\nfrom metrics import rmsle', "df = pd.DataFrame({'a': [1]})"]), [1]);
+    assert.equal(wholeSkipStrands(again, 1, lib), false);
+    const own = record(notebookOf(['x = 1\ny = 2\nfrom metrics import rmsle', 'print(rmsle(1, 2))']), [0]);
+    assert.equal(wholeSkipStrands(own, 0, lib), false);
+    // No traceback row: whether it strands anything is not known, the whole-cell excuse stands.
+    assert.equal(wholeSkipStrands(nb, 0, { traceback: [] }), false);
+  });
+  it('stuckMove cuts the failing statement of the never-run cell; stops when what needs it reaches a recorded cell', () => {
+    const stop = { reason: 'no-fix-available' as const, detail: 'no rule' };
+    const diagnosis = { kind: 'fix', fixType: 'error-repair', cell: 0, signature: 's', why: 'w', error: lib } as any;
+    // rmsle is used by nothing recorded: the statement goes, pandas stays.
+    const nb = record(notebookOf(['import numpy as np\nimport pandas as pd\nfrom metrics import rmsle', "df = pd.DataFrame({'a': [1]})", 'print(df.a.sum())', 'print(rmsle(df.a, df.a))']), [0, 3]);
+    const move = stuckMove({ diagnosis, stop, notebook: nb, neverRun: new Set([0, 3]), skipped: new Set(), canSkip: true, slicedInputs: new Set() });
+    assert.equal(move.kind, 'slice');
+    if (move.kind !== 'slice') return;
+    assert.equal((move.slice.patch!.edits[0] as any).newSource.split('\n').slice(1).join('\n'), 'import numpy as np\nimport pandas as pd\n# from metrics import rmsle');
+    assert.deepEqual(move.slice.skip.map((s) => s.cell), [3]);
+    assert.ok(move.slice.skip.every((s) => s.expected.neverRun && !s.expected.missingLibrary && !s.expected.missingInput));
+    assert.equal(move.slice.patch!.source.kind === 'rule' && move.slice.patch!.source.ruleIds[0], 'never-run-statement');
+    // A recorded cell needs rmsle: cutting it would drop part of the record, so the loop stops on the real failure.
+    const used = record(notebookOf(['import numpy as np\nimport pandas as pd\nfrom metrics import rmsle', "df = pd.DataFrame({'a': [1]})", 'print(rmsle(df.a, df.a))', 'x = 1', 'y = 2']), [0]);
+    assert.deepEqual(stuckMove({ diagnosis, stop, notebook: used, neverRun: new Set([0]), skipped: new Set(), canSkip: true, slicedInputs: new Set() }), { kind: 'stop', stop });
+    // Nothing stranded: the whole-cell excuse as before.
+    const alone = record(notebookOf(['from metrics import rmsle\nimport numpy as np', 'x = 1']), [0]);
+    const whole = stuckMove({ diagnosis: { ...diagnosis, error: { ...lib, traceback: tb(1) } }, stop, notebook: alone, neverRun: new Set([0]), skipped: new Set(), canSkip: true, slicedInputs: new Set() });
+    assert.equal(whole.kind, 'excuse');
   });
 });
