@@ -55,7 +55,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
           ...(d.symbols ? { symbols: d.symbols } : {}), ...(d.competition ? { competition: d.competition } : {}), ...(p.runOrder ? { runOrder: p.runOrder } : {}),
           ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}),
         }), p.isNew);
-        if (!candidates.length) return undefined;
+        if (!candidates.length) return await defaultChangeErrorProposal(d, p);
         return { kind: 'candidates', candidates, accept: () => true, rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs) };
       }
       if (diagnosis.fixType === 'runtime-reduction') {
@@ -128,6 +128,38 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
       if (!candidates.length) return undefined;
       return { kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, _fromCell, execs, c) => rankDriftTrial(target, driftedBefore, s.cells, p.oracle(s).comparisons, execs, { earliestFirst: !!c.fromRecord }) };
     },
+  };
+}
+
+/** Errors a value can raise (a domain check on data), as against errors of an API that changed. */
+const VALUE_ERRORS = /^(ValueError|FloatingPointError|LinAlgError|ZeroDivisionError|IndexError)$/;
+
+/**
+ * An error no rule repairs, in a cell the author's run finished without one, can come from a default
+ * that changed upstream: SVR's gamma went from 'auto' to 'scale' in scikit-learn 0.22, and a
+ * `mean_squared_log_error` the author computed now meets negative predictions. The pins that act on
+ * the failing cell (in it, or in a cell it reads from) are tried like drift candidates — each pin
+ * alone, nearest first, all together, the rule at every site — and one is kept only when the cell then runs and the
+ * stored values of it and the cells it feeds agree: the record decides, never the error alone.
+ */
+async function defaultChangeErrorProposal(d: RuleFixerDeps, p: Problem): Promise<Proposal | undefined> {
+  const { diagnosis, notebook } = p;
+  const error = diagnosis.error;
+  if (!error || !VALUE_ERRORS.test(error.ename)) return undefined;
+  const recorded = d.original.cells[diagnosis.cell];
+  if (recorded?.cell_type !== 'code' || recorded.execution_count === null || recorded.outputs.some((o) => o.output_type === 'error')) return undefined;
+  const allPins = await pinDefaults(notebook, { dataFiles: d.dataFiles, era: { ...d.era, unknownAsOld: true }, ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}) });
+  const acting = actingPins(allPins, notebook, diagnosis.cell);
+  // Nearest pin first (the failing cell's own call is the likeliest cause), the rule at every site after.
+  const candidates = distinctCandidates([...pinCandidates(acting, diagnosis.cell, p.runOrder), ...everySiteCandidates(allPins, acting)]
+    .map((c) => ({ ...c, patch: { ...c.patch, fixType: 'error-repair' as const } })), p.isNew);
+  if (!candidates.length) return undefined;
+  // Judged on the failing cell and the cells whose values come from it: a later cell that drifts for
+  // reasons of its own (another model's grid) is the next problem, not this one's.
+  const judged = new Set([diagnosis.cell, ...dependentCells(analyzeNotebook(notebook), diagnosis.cell)]);
+  return {
+    kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees',
+    rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs),
   };
 }
 

@@ -135,12 +135,28 @@ function usedAsModule(ctx: NotebookContext, name: string, known: readonly string
  *   that module (iterates it, indexes it, or reads attributes the module lacks): a lost variable.
  */
 function plausibleHomes(ctx: NotebookContext, name: string, homes: string[], members?: ModuleMembers): string[] {
-  if (!members) return homes;
-  if (members(name)?.length) return [];
+  if (members?.(name)?.length) return [];
+  const lostData = usedAsData(ctx, name);
   return homes.filter((mod) => {
-    const sub = members(`${mod}.${name}`);
-    return !sub || usedAsModule(ctx, name, sub);
+    const sub = members?.(`${mod}.${name}`);
+    return sub ? usedAsModule(ctx, name, sub) : !lostData;
   });
+}
+
+/**
+ * The notebook never calls `name` but indexes it or reads its attributes (`train.index`,
+ * `train['count']`): a lost frame or array, not the function or class a module exports under that
+ * name (`xgboost.train`). Importing it would only trade the NameError for a stranger error.
+ */
+function usedAsData(ctx: NotebookContext, name: string): boolean {
+  let called = false;
+  let data = false;
+  for (const u of ctx.identifiers(name)) {
+    const p = u.node.parent;
+    if (p?.type === 'call' && p.childForFieldName('function')?.startIndex === u.node.startIndex) called = true;
+    else if ((p?.type === 'subscript' || p?.type === 'attribute') && p.childForFieldName(p.type === 'subscript' ? 'value' : 'object')?.startIndex === u.node.startIndex) data = true;
+  }
+  return data && !called;
 }
 
 /**

@@ -208,6 +208,13 @@ const positional = rule({
       beforeError: 'TypeError',
     },
     {
+      // Two positionals, the first a one-column frame: old-style all the same.
+      before: SETUP + "obs = df[['x']]\nax = sns.regplot(obs, df.y)\nprint(ax.get_ylabel())",
+      after: SETUP + "obs = df[['x']]\nax = sns.regplot(x=obs, y=df.y)\nprint(ax.get_ylabel())",
+      expect: 'y',
+      beforeError: 'TypeError',
+    },
+    {
       before: SETUP + 'ax = sns.countplot(df.c)\nprint(ax.get_xlabel())',
       after: SETUP + 'ax = sns.countplot(x=df.c)\nprint(ax.get_xlabel())',
       expect: 'c',
@@ -219,9 +226,10 @@ const positional = rule({
       if (args.listSplat || args.positional.length === 0) continue;
       const first = args.positional[0];
       // New-style call: kdeplot/… with a single vector or a DataFrame first (sns.barplot(df, x='a')), both
-      // still valid (the cheap test first: the DataFrame inference is notebook-wide work).
-      if (name === 'kdeplot' && args.positional.length === 1) continue;
-      if (ctx.nb.isDataFrameExpr(first, ctx.index)) continue;
+      // still valid (the cheap test first: the DataFrame inference is notebook-wide work). Two or more
+      // positional arguments are old-style whatever the first is: data is the only one 0.12 takes
+      // (`sns.regplot(y_test, pred)` with a one-column frame `y_test`).
+      if (args.positional.length === 1 && (name === 'kdeplot' || ctx.nb.isDataFrameExpr(first, ctx.index))) continue;
       const names = OLD_POSITIONAL[name];
       if (args.positional.length > names.length) { yield { node: call }; continue; }
       const edits: TextEdit[] = [];

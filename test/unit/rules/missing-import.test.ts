@@ -46,6 +46,11 @@ describe('missingImportPatches', () => {
     // A home whose name is not a submodule is kept as before.
     const fn = notebookOf(['gs = GridSearchCV(est)']);
     assert.equal((await missingImportPatches(fn, 0, "name 'GridSearchCV' is not defined", () => ['sklearn.model_selection'], members)).length, 1);
+    // A lost frame that shares a function's name (xgboost.train): indexed and read, never called.
+    const frame = notebookOf(['mask = np.random.rand(len(train.index)) > 0.8', "y = train['count']"]);
+    assert.deepEqual(await missingImportPatches(frame, 0, "name 'train' is not defined", () => ['xgboost', 'xgboost.training'], members), []);
+    const fnAttr = notebookOf(['booster = train(params, dtrain)\nprint(train.__doc__)']);
+    assert.deepEqual(lines(await missingImportPatches(fnAttr, 0, "name 'train' is not defined", () => ['xgboost'], members)), ['from xgboost import train']);
   });
   it("the notebook's own import from a later cell, copied in (the author had run it first); nothing for other bindings", async () => {
     const nb = notebookOf(['clf = ExtraTreesClassifier(n_estimators=10)\nX = clf', 'from sklearn.ensemble import ExtraTreesClassifier\next = ExtraTreesClassifier()\nuse(X)', 'import numpy as np']);
