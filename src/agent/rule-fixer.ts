@@ -68,8 +68,12 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         const verified = (candidates: Candidate[]): Proposal => ({ kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) });
         // A restricted search is judged on the slow cell and the cells whose values come from it: a later
         // cell that drifts for reasons of its own (an unrelated model) is the next problem, not this one's.
-        const searchVerified = (candidates: Candidate[]): Proposal => {
-          const judged = new Set([diagnosis.cell, ...dependentCells(analyzeNotebook(notebook), diagnosis.cell)]);
+        // With the era's pins in the pair, the cells they edit and feed are judged too: a pin the record
+        // disagrees with (a concat the author's pandas no longer sorted) must not ride in on the search.
+        const searchVerified = (candidates: Candidate[], pinned: Patch | undefined = undefined): Proposal => {
+          const du = analyzeNotebook(notebook);
+          const judged = new Set([diagnosis.cell, ...dependentCells(du, diagnosis.cell)]);
+          for (const e of pinned?.edits ?? []) for (const c of [e.cell, ...dependentCells(du, e.cell)]) judged.add(c);
           return {
             kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees',
             rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs),
@@ -80,9 +84,11 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
           // slow cell also runs a search the stored outputs name the best of, the era's defaults and
           // that restriction are tried together first (the era's pins alone if the pair is refused).
           const both = withSearchPin(certain, await searchPinPatch(withEdits(notebook, certain), d.original, diagnosis.cell));
-          const pair = both ? distinctCandidates([{ label: 'era defaults + search restricted to the stored best', patch: both }], p.isNew) : [];
-          if (pair.length) return searchVerified(pair);
-          return { kind: 'patch', patch: certain };
+          if (!both) return { kind: 'patch', patch: certain };
+          const pair = distinctCandidates([{ label: 'era defaults + search restricted to the stored best', patch: both }], p.isNew);
+          if (pair.length) return searchVerified(pair, certain);
+          // The pair was refused (the record disagreed with a pin or with the restriction): the search
+          // restriction alone next, below; pins the record contradicted are not forced in unverified.
         }
         // A search restricted to the candidates the author's stored outputs name: it keeps the printed
         // results when this environment still scores them as the author's did. Tried before n_jobs:

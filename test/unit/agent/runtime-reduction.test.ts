@@ -99,6 +99,37 @@ describe('runtime reduction', () => {
     assert.ok(c?.patch.source.kind === 'rule' && c.patch.source.ruleIds.includes('sklearn-search-pin-stored-best'));
   });
 
+  it("the era's pins ride with the search restriction only if the cells they feed agree; once that pair is refused, the restriction alone is next, the pins not forced in", async () => {
+    const cells = [
+      'import pandas as pd\nfrom sklearn.ensemble import RandomForestClassifier\nfrom sklearn.model_selection import GridSearchCV',
+      "train = pd.read_csv('train.csv')\ntest = pd.read_csv('test.csv')\nfull = pd.concat([train, test])\nprint(list(full.columns)[:2])",
+      "grid = {'max_depth': [2, 4, 8]}\nclf = GridSearchCV(RandomForestClassifier(random_state=1), param_grid=grid)\nclf.fit(X, y)",
+      'clf.best_params_',
+    ];
+    const nb = notebookOf(cells);
+    const original = structuredClone(nb);
+    (original.cells[3] as any).outputs = [{ output_type: 'execute_result', execution_count: 4, metadata: {}, data: { 'text/plain': "{'max_depth': 4}" } }];
+    const era = { versions: { 'scikit-learn': '0.20.3', pandas: '0.23.4' } };
+    const comparisons = [{ cell: 1, ok: false, original: 'b', new: 'a' }, { cell: 3, ok: true, original: 4, new: 4 }];
+    const oracle = () => ({ comparisons });
+    const base = { ...problem(nb, 2), oracle: oracle as any };
+    const first = await ruleFixer({ original, dataFiles: [], era }).propose(base);
+    assert.equal(first?.kind, 'candidates');
+    if (first?.kind !== 'candidates') return;
+    assert.ok(first.candidates[0]!.patch.edits.some((e) => e.cell === 1), 'the concat pin is in the pair');
+    const ran = { cells: [0, 1, 2, 3].map((index) => ({ index, status: 'ok' })) } as any;
+    const outcome = first.rank(ran, 1, 10, first.candidates[0]!);
+    assert.equal(outcome.rank, 'runs-drifts', 'the drift in cell 1, which the concat pin feeds, is judged');
+    assert.equal(first.accept(outcome), false);
+    // Refused: the pair is not new any more; the restriction alone comes next, never the pins unverified.
+    const tried = new Set(first.candidates.map((c) => JSON.stringify(c.patch.edits)));
+    const next = await ruleFixer({ original, dataFiles: [], era }).propose({ ...base, isNew: (c) => !tried.has(JSON.stringify(c.patch.edits)) });
+    assert.equal(next?.kind, 'candidates');
+    if (next?.kind !== 'candidates') return;
+    assert.ok(next.candidates.every((c) => c.patch.edits.every((e) => e.cell !== 1)), 'no pin of cell 1');
+    assert.ok(next.candidates[0]!.patch.source.kind === 'rule' && next.candidates[0]!.patch.source.ruleIds.includes('sklearn-search-pin-stored-best'));
+  });
+
   it('an unknown era leaves the defaults alone and parallelizes instead', async () => {
     const nb = notebookOf([
       'from sklearn.ensemble import RandomForestClassifier\nforest = RandomForestClassifier(random_state=0)\nforest.fit(X, y)',
