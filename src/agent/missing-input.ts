@@ -30,6 +30,7 @@ import { maskIPythonLines } from '../fixers/python/ipython.js';
 import { parsePython } from '../fixers/python/parser.js';
 import { lastTopLevelStatement } from '../fixers/python/statements.js';
 import { escapeRe } from '../fixers/rules/helpers.js';
+import { ANSI, leadingBlankLines } from '../core/traceback.js';
 
 /** The largest share of the notebook's code cells the slice may take (the failing cell included). */
 export const MAX_SLICE_SHARE = 0.4;
@@ -75,11 +76,14 @@ function statementUnits(source: string): Unit[] | undefined {
   }
 }
 
-/** The row of the failing cell the traceback points at (`----> 3 ...` in the cell's own frame). */
-function failingRow(traceback: readonly string[]): number | undefined {
-  const frame = traceback.find((t) => /^(Cell In\[\d+\]|<ipython-input-)/.test(t.replace(/\u001b\[[0-9;]*m/g, '')));
-  const m = frame && /^-+> (\d+)/m.exec(frame.replace(/\u001b\[[0-9;]*m/g, ''));
-  return m ? Number(m[1]) - 1 : undefined;
+/**
+ * The row of the failing cell the traceback points at (`----> 3 ...` in the cell's own frame, the
+ * outermost notebook frame), counted in `source`: IPython numbers from its first line with code.
+ */
+function failingRow(traceback: readonly string[], source: string): number | undefined {
+  const frame = traceback.map((t) => t.replace(ANSI, '')).find((t) => /^(Cell In\[\d+\]|<ipython-input-|\S*ipykernel_\d+[\\/]\d+\.py\b)/.test(t));
+  const m = frame && /^-+> (\d+)/m.exec(frame);
+  return m ? Number(m[1]) - 1 + leadingBlankLines(source) : undefined;
 }
 
 /** Does this statement need what is absent (name the file; import the module or load it as an extension)? */
@@ -116,7 +120,7 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
   if (!units?.length) return undefined;
   let seeds = units.map((u, i) => (needs(u.text, absent) ? i : -1)).filter((i) => i >= 0);
   if (!seeds.length) {
-    const row = failingRow(error.traceback ?? []);
+    const row = failingRow(error.traceback ?? [], source);
     const at = row === undefined ? -1 : units.findIndex((u) => row >= u.rows[0] && row <= u.rows[1]);
     if (at >= 0) seeds = [at];
   }
@@ -223,8 +227,9 @@ export function missingInputSlice(nb: Notebook, cell: number, error: { ename: st
 export function wholeSkipStrands(nb: Notebook, cell: number, error: { traceback?: readonly string[] }, order?: readonly number[]): boolean {
   const failing = nb.cells[cell];
   if (failing?.cell_type !== 'code') return false;
-  const units = statementUnits(sourceText(failing.source));
-  const row = failingRow(error.traceback ?? []);
+  const source = sourceText(failing.source);
+  const units = statementUnits(source);
+  const row = failingRow(error.traceback ?? [], source);
   const at = units && row !== undefined ? units.findIndex((u) => row >= u.rows[0] && row <= u.rows[1]) : -1;
   if (!units || at < 0) return false;
   const others = new Set(units.flatMap((u, i) => (i === at ? [] : analyzeCell(u.text).defines)));

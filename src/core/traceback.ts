@@ -45,6 +45,18 @@ export function innermostNotebookFrame(traceback: readonly string[]): NotebookFr
   return found;
 }
 
+/**
+ * How many lines IPython drops from the top of a cell before compiling it: its input transformer
+ * `leading_empty_lines` (IPython 7+) removes leading lines that are empty or whitespace, so a
+ * traceback's line numbers count from the first line with code. A cell that starts with a blank line
+ * fails "at line 34" on what the notebook holds as line 35.
+ */
+export function leadingBlankLines(source: string): number {
+  const lines = source.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  return first < 0 ? 0 : first;
+}
+
 function collapse(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }

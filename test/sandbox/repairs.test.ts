@@ -325,6 +325,17 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(report.comparisons.some((c) => c.original === survived && c.ok));
   });
 
+  it("a removed method called inside a function whose cell starts with a blank line: the traceback's shifted line numbers still name the call, and the rule repairs it there", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook([
+      "import pandas as pd\ntrain = pd.DataFrame({'w': [0, 1, 2, 0]})",
+      "\n\ndef fill(data):\n    zero = data.loc[data['w'] == 0]\n    rest = data.loc[data['w'] != 0]\n    data = rest.append(zero)\n    return data",
+      "train = fill(train)\nprint(list(train['w']))",
+    ]), { 2: '[1, 2, 0, 0]\n' }), [1, 2, 3]);
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(trajectory.some((e: any) => e.type === 'fix' && /pandas-append/.test(e.fix.source) && e.edits.some((x: any) => x.cell === 1 && /pd\.concat\(\[rest, zero\]\)/.test(x.newSource))));
+  });
+
   it("a cell the author never ran fails on one statement: only that statement (and never-run code that needs it) goes; what its other statements bind still reaches the recorded cells", async () => {
     const nb = withCounts(withStoredOutputs(makeNotebook([
       "import math\nfrom math import sqrt_of_the_author\nimport statistics as st",

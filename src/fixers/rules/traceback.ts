@@ -8,7 +8,7 @@
 import type { CellContext, RuntimeFrame } from './context.js';
 import type { SyntaxNode } from '../python/parser.js';
 
-import { ANSI } from '../../core/traceback.js';
+import { ANSI, leadingBlankLines } from '../../core/traceback.js';
 
 export { ANSI };
 const HEADER = /(?:ipykernel_\d+[\\/]\d+\.py|Cell In\s*\[\d*\]|<ipython-input-[^>]*>)/;
@@ -17,6 +17,7 @@ const HEADER = /(?:ipykernel_\d+[\\/]\d+\.py|Cell In\s*\[\d*\]|<ipython-input-[^
 export function notebookFrames(traceback: readonly string[], sources: readonly string[], preferCell?: number): RuntimeFrame[] {
   const frames: RuntimeFrame[] = [];
   const lineSets = sources.map((s) => s.split('\n'));
+  const leads = sources.map(leadingBlankLines);
   for (const [i, raw] of traceback.entries()) {
     const entry = raw.replace(ANSI, '');
     const first = entry.split('\n')[0];
@@ -33,11 +34,16 @@ export function notebookFrames(traceback: readonly string[], sources: readonly s
     const at = listed.find((l) => l.arrow);
     if (!at) continue;
     // IPython shows a function body's lines dedented (stack_data strips the common indent), so the
-    // comparison ignores leading whitespace as well.
-    const matches = lineSets.flatMap((lines, cell) => (listed.every((l) => (lines[l.n - 1] ?? '').trim() === l.text.trim()) ? [cell] : []));
-    const cell = matches.includes(preferCell ?? -1) ? preferCell! : matches[0];
-    if (cell === undefined) continue;
-    frames.push({ cell, line: at.n, ...(fn && fn !== '?' ? { function: fn } : {}), ...(called ? { callee: { type: called[1], method: called[2] } } : {}) });
+    // comparison ignores leading whitespace as well. Its numbers count from the cell's first line with
+    // code (leadingBlankLines); a kernel without that transform counted from the first line itself.
+    const fits = (lines: string[], shift: number) => listed.every((l) => (lines[l.n - 1 + shift] ?? '').trim() === l.text.trim());
+    const matches = lineSets.flatMap((lines, cell) => {
+      const lead = leads[cell]!;
+      return fits(lines, lead) ? [{ cell, shift: lead }] : lead && fits(lines, 0) ? [{ cell, shift: 0 }] : [];
+    });
+    const match = matches.find((m) => m.cell === preferCell) ?? matches[0];
+    if (match === undefined) continue;
+    frames.push({ cell: match.cell, line: at.n + match.shift, ...(fn && fn !== '?' ? { function: fn } : {}), ...(called ? { callee: { type: called[1], method: called[2] } } : {}) });
   }
   return frames;
 }

@@ -125,6 +125,11 @@ describe('a never-run cell that fails: skipped whole only when that strands no r
     assert.equal(wholeSkipStrands(own, 0, lib), false);
     // No traceback row: whether it strands anything is not known, the whole-cell excuse stands.
     assert.equal(wholeSkipStrands(nb, 0, { traceback: [] }), false);
+    // ipykernel's file-name header, and a cell whose blank top line IPython dropped (it says line 2 for line 3).
+    const blank = record(notebookOf(['\nimport pandas as pd\nfrom metrics import rmsle\nimport numpy as np', "df = pd.DataFrame({'a': [1]})"]), [0]);
+    assert.equal(wholeSkipStrands(blank, 0, { traceback: ['/tmp/ipykernel_9/123.py in ?()\n      1 import pandas as pd\n----> 2 from metrics import rmsle\n'] }), true);
+    // Pointing at `import pandas` itself (the unshifted row) would find nothing stranded by the others.
+    assert.equal(wholeSkipStrands(blank, 0, { traceback: ['/tmp/ipykernel_9/123.py in ?()\n----> 1 import pandas as pd\n'] }), false);
   });
   it('stuckMove cuts the failing statement of the never-run cell; stops when what needs it reaches a recorded cell', () => {
     const stop = { reason: 'no-fix-available' as const, detail: 'no rule' };

@@ -18,6 +18,19 @@ describe('notebookFrames', () => {
     const sources = ['import pandas as pd\ndef f(d):\n    return d.as_matrix()', '# notes', 'x = 1\nf(pd.DataFrame({"a":[1]}))'];
     assert.deepEqual(notebookFrames(TB, sources), [{ cell: 2, line: 2 }, { cell: 0, line: 3 }]);
   });
+  it('a cell that starts with blank lines: IPython numbers from its first line with code, the frame names the notebook line', () => {
+    // IPython's leading_empty_lines transform drops the blank top line before compiling (captured shape of a real run).
+    const tb = [
+      '/tmp/ipykernel_22/1295293732.py in ?()\n      1 # fix zeros\n----> 2 train = g(train)\n',
+      '/tmp/ipykernel_22/3158133065.py in ?(data)\n      1 def g(data):\n----> 2     return data.append(data)\n',
+      "AttributeError: 'DataFrame' object has no attribute 'append'",
+    ];
+    const sources = ['\n  \ndef g(data):\n    return data.append(data)', '# fix zeros\ntrain = g(train)'];
+    assert.deepEqual(notebookFrames(tb, sources), [{ cell: 1, line: 2 }, { cell: 0, line: 4 }]);
+    // A kernel that kept the blank lines (no transform): the plain numbers still match.
+    const kept = ['/tmp/ipykernel_22/3158133065.py in ?(data)\n      3 def g(data):\n----> 4     return data.append(data)\n'];
+    assert.deepEqual(notebookFrames(kept, sources), [{ cell: 0, line: 4 }]);
+  });
   it('IPython 8 headers and ANSI colours', () => {
     const tb = ['\u001b[0;31mCell In[7], line 2\u001b[0m, in \u001b[0;36mg\u001b[0;34m(s)\u001b[0m\n\u001b[1;32m      1\u001b[0m def g(s):\n\u001b[0;32m----> 2\u001b[0m     return s.order()\n'];
     assert.deepEqual(notebookFrames(tb, ['def g(s):\n    return s.order()']), [{ cell: 0, line: 2, function: 'g' }]);
