@@ -137,8 +137,12 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
   };
 }
 
-/** Errors a value can raise (a domain check on data), as against errors of an API that changed. */
-const VALUE_ERRORS = /^(ValueError|FloatingPointError|LinAlgError|ZeroDivisionError|IndexError)$/;
+/**
+ * Errors a value can raise (a domain check on data; an operation its new dtype refuses: get_dummies'
+ * columns became bool in pandas 2.0, and a sparse bool column refuses the author's `replace({True: 1})`),
+ * as against errors of an API that changed, which have rules.
+ */
+const VALUE_ERRORS = /^(ValueError|TypeError|FloatingPointError|LinAlgError|ZeroDivisionError|IndexError)$/;
 
 /**
  * An error no rule repairs, in a cell the author's run finished without one, can come from a default

@@ -48,6 +48,7 @@ describe('an error a changed default causes: the pins acting on the failing cell
     const nb = recorded([1, 2, 3, 4, 5]);
     const fixer = ruleFixer({ original: nb, dataFiles: [], era: {} });
     assert.equal(await fixer.propose(failing(nb, 3, 'AttributeError', "'SVR' object has no attribute 'x'")), undefined);
+    assert.equal(await fixer.propose(failing(nb, 3, 'KeyError', "'x'")), undefined);
     const never = recorded([1, 2, 3, null, 5]);
     assert.equal(await ruleFixer({ original: never, dataFiles: [], era: {} }).propose(failing(never, 3, 'ValueError', 'negative')), undefined);
     const own = recorded([1, 2, 3, 4, 5], 3);
