@@ -59,6 +59,18 @@ export function wallStop(budgets: Budgets, startedAt: number, why: string): Stop
 }
 
 /**
+ * Set a drift aside (unseeded draw, ill-conditioned fit) before the rules propose, when the wall
+ * budget left cannot pay for what a rule's proposal costs: a run of the cells after the patch and
+ * the run that tells drift from chance, about twice the last run's cell time. The rules would spend
+ * the rest of the budget and stop `max-wall-time` on a value the live state already shows to be
+ * beyond reproducing; with budget to spare they go first (a pin may reproduce it).
+ */
+export function asideFirst(budgets: Budgets, startedAt: number, lastRunMs: number, now = Date.now()): boolean {
+  const leftMs = startedAt + budgets.maxWallS * 1000 - now;
+  return leftMs < 2 * lastRunMs;
+}
+
+/**
  * A drift on a clean run from a fresh kernel: first ask whether the value is reproducible at all
  * (one more clean run, once per code version).
  */

@@ -9,7 +9,7 @@ import { log } from '../core/log.js';
 import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
 import { ProgressTracker } from './budgets.js';
-import { attemptOutcome, needsFreshRun, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, wallStop, type Stop } from './decisions.js';
+import { asideFirst, attemptOutcome, needsFreshRun, needsRecheck, nextMove, skipNeverRun, stuckMove, stuckStop, wallStop, type Stop } from './decisions.js';
 import { diagnose } from './diagnosis.js';
 import type { RunState } from './environment.js';
 import { eventStream, type AgentEvent, type Emit } from './events.js';
@@ -127,8 +127,10 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         return !!aside || !!singular;
       };
       let setAside = false;
+      const runMs = state.cells.reduce((t, c) => t + (c.durationMs ?? 0), 0);
+      const tight = diagnosis.fixType === 'score-calibration' && asideFirst(d.budgets, d.startedAt, runMs);
       for (const fixer of d.fixers) {
-        if (fixer.name !== 'rules' && drawn()) { setAside = true; break; }
+        if ((fixer.name !== 'rules' || tight) && drawn()) { setAside = true; break; }
         const p = await fixer.propose({ diagnosis, step, notebook: bench.work, state, runOrder: bench.runOrder, escalate: move.escalate, attempts: bench.attempts, isNew: bench.isNew, oracle, environment: env, emit, trial });
         // An aborted LLM call comes back as a failed proposal: it says nothing about the notebook.
         if (d.signal?.aborted) return done(INTERRUPTED);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, excuseNeverRun, MAX_OVERWRITER_SKIPS, needsFreshRun, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckMove, stuckStop, wallStop } from '../../../src/agent/decisions.js';
+import { asideFirst, attemptOutcome, excuseNeverRun, MAX_OVERWRITER_SKIPS, needsFreshRun, needsRecheck, nextMove, runModeFor, skipNeverRun, stuckMove, stuckStop, wallStop } from '../../../src/agent/decisions.js';
 import type { Notebook } from '../../../src/core/notebook.js';
 import { DEFAULT_BUDGETS } from '../../../src/agent/budgets.js';
 import type { FixDiagnosis } from '../../../src/agent/fixers.js';
@@ -103,6 +103,15 @@ describe('loop decisions', () => {
     assert.equal(stuckMove({ diagnosis: d, stop: { reason: 'budget-exceeded', detail: '' } as any, notebook: nb, unfinished: new Set([4]), skipped: new Set() }).kind, 'stop');
   });
 
+  it('asideFirst: a drift is set aside before the rules only when the budget left cannot pay for two runs', () => {
+    const budgets = { maxFixes: 16, spendCapUsd: 1, maxWallS: 900 };
+    const start = 1_000_000;
+    // 900 s budget, 660 s spent: 240 s left; a 115 s run (x2 = 230 s) still fits, a 125 s one does not.
+    assert.equal(asideFirst(budgets, start, 115_000, start + 660_000), false);
+    assert.equal(asideFirst(budgets, start, 125_000, start + 660_000), true);
+    assert.equal(asideFirst(budgets, start, 0, start + 899_000), false, 'a run that costs nothing');
+    assert.equal(asideFirst(budgets, start, 1, start + 901_000), true, 'past the budget');
+  });
   it('wallStop: a skip past the wall budget stops the loop instead (it would cost another run)', () => {
     const budgets = { maxFixes: 16, spendCapUsd: 1, maxWallS: 600 };
     assert.equal(wallStop(budgets, Date.now() - 601_000, 'budget-exceeded: cell 41 took 593 s')?.reason, 'max-wall-time');
