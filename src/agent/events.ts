@@ -29,6 +29,7 @@ export type AgentEvent =
   | { type: 'unseeded'; cells: Array<{ cell: number; draw: string }>; unstable: string[] }
   /** Drifted values of a cell fed by a least-squares fit of a nearly singular design (the live state's condition number): set aside, not judged. */
   | { type: 'ill-conditioned'; cells: Array<{ cell: number; model: string; condition: number }>; unstable: string[] }
+  | { type: 'stale-inputs'; cell: number; count: number; inputs: Array<{ cell: number; count: number; names: string[] }>; unstable: string[] }
   | { type: 'diagnosis'; diagnosis: Diagnosis }
   | { type: 'llm'; step: number; fixType: string; cell: number; /** reply: one reply in the reply contract; tools: a tool conversation */ mode?: 'reply' | 'tools'; promptTokens: number; costUsd: number; prompt?: string; calls: LlmCallRecord[]; failure?: { kind: string; message: string; llmKind?: string }; /** cells the model asked for (VIEW_CELL) and was shown */ viewed?: number[]; context?: LlmContextRecord; /** the tool mode's steps: each tool call, its input and (cut) answer */ tools?: Array<{ tool: string; input: Record<string, unknown>; output: string; ok: boolean }> }
   | { type: 'candidate'; step: number; index: number; label: string; source: PatchSource; summary: string; edits: Edit[]; order?: number[]; outcome: TrialOutcome }

@@ -17,6 +17,7 @@ import type { LoopInput, LoopOutcome } from './loop-types.js';
 import { excuseUnstable, type UnjudgedReason } from './oracle/index.js';
 import { UnseededDrift } from './unseeded-drift.js';
 import { illConditionedAside } from './ill-conditioned-drift.js';
+import { staleInputsAside } from './stale-inputs.js';
 import { Runner } from './runner.js';
 import { decideVerdict } from './verdict.js';
 import { Workbench } from './workbench.js';
@@ -124,7 +125,10 @@ async function loop(d: LoopInput, emit: Emit): Promise<LoopOutcome> {
         // Or fed by a least-squares fit of a nearly singular design, as the live state shows (ill-conditioned-drift.ts).
         const singular = aside ? undefined : illConditionedAside(bench.work, diagnosis, state, () => oracle(state), unstable, unstableWhy);
         if (singular) emit({ type: 'ill-conditioned', ...singular });
-        return !!aside || !!singular;
+        // Or in a cell whose inputs the author made again long after it ran (stale-inputs.ts).
+        const stale = aside || singular ? undefined : staleInputsAside(d.original, diagnosis, () => oracle(state), unstable, unstableWhy);
+        if (stale) emit({ type: 'stale-inputs', ...stale });
+        return !!aside || !!singular || !!stale;
       };
       let setAside = false;
       const runMs = state.cells.reduce((t, c) => t + (c.durationMs ?? 0), 0);

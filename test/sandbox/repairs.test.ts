@@ -336,6 +336,20 @@ describe('general repairs, rules only (real kernels)', { timeout: 600_000 }, () 
     assert.ok(trajectory.some((e: any) => e.type === 'fix' && /pandas-append/.test(e.fix.source) && e.edits.some((x: any) => x.cell === 1 && /pd\.concat\(\[rest, zero\]\)/.test(x.newSource))));
   });
 
+  it("a cell whose input the author made again long after it ran: its stored shape came from an earlier version, set aside as stale; the rest is judged", async () => {
+    const nb = withCounts(withStoredOutputs(makeNotebook([
+      "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4], 'c': [5, 6]})",
+      "clean = df.drop(['c'], axis=1)",
+      "print(clean.shape)",
+      "print(int(df.a.sum()))",
+    ]), { 2: '(2, 3)\n', 3: '3\n' }), [1, 20, 5, 21]);
+    const { report, trajectory } = await modernize(nb);
+    assert.equal(report.verdict, 'reproduced', report.reason);
+    assert.ok(trajectory.some((e: any) => e.type === 'stale-inputs' && e.cell === 2 && e.inputs.some((i: any) => i.cell === 1 && i.count === 20)));
+    assert.ok(report.comparisons.some((c) => c.cell === 2 && c.unjudged === 'stale'));
+    assert.ok(report.comparisons.some((c) => c.cell === 3 && c.ok && !c.unjudged));
+  });
+
   it("a cell the author never ran fails on one statement: only that statement (and never-run code that needs it) goes; what its other statements bind still reaches the recorded cells", async () => {
     const nb = withCounts(withStoredOutputs(makeNotebook([
       "import math\nfrom math import sqrt_of_the_author\nimport statistics as st",

@@ -79,7 +79,7 @@ export function readReviewInput(outDir: string, opts: { original?: string } = {}
     original: readNotebookFile(originalPath).notebook,
     modernized: readNotebookFile(modernizedFile).notebook,
     changes: changesFromTrajectory(events),
-    unstable: events.filter((e) => e.type === 'rerun' || e.type === 'unseeded' || e.type === 'ill-conditioned').flatMap((e) => e.unstable ?? []),
+    unstable: events.filter((e) => e.type === 'rerun' || e.type === 'unseeded' || e.type === 'ill-conditioned' || e.type === 'stale-inputs').flatMap((e) => e.unstable ?? []),
     ...previousReview(path.join(outDir, 'review.json')),
   };
 }
