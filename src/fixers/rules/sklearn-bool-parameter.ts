@@ -1,8 +1,9 @@
 /**
  * scikit-learn 1.2 validates every estimator parameter (`_parameter_constraints`): a flag must be a
  * bool. Older releases only tested its truth (`if self.dual:`), so notebooks passed `dual=None`,
- * `fit_intercept=0`, `with_mean=0.0`, `'warm_start': [1]` in a grid, and got False, False, False,
- * True. The repair writes the bool the old code read: None and zero -> False, other numbers -> True.
+ * `fit_intercept=0`, `with_mean=0.0`, `'warm_start': [1]` in a grid, `bootstrap='True'`, and got
+ * False, False, False, True, True. The repair writes the bool the old code read: None and zero ->
+ * False, other numbers -> True, a string -> True unless empty (`'False'` was True as well).
  *
  * Recognised from the runtime error, which names the parameter, the estimator and the value (also
  * when a grid search wraps it: "All the N fits failed ... Got None instead."): the keyword of that
@@ -15,10 +16,14 @@ import { err, rule } from './helpers.js';
 import { candidateValues, replaceNode, stringValue } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 
-const NOT_BOOL = /The '(\w+)' parameter of \w+ must be an instance of 'bool'.*?\. Got (None|-?\d+(?:\.\d*)?) instead/;
+const NOT_BOOL = /The '(\w+)' parameter of \w+ must be an instance of 'bool'.*?\. Got (None|-?\d+(?:\.\d*)?|'[^'\n]*') instead/;
 
-/** The truth the old `if self.flag:` read: None and zero are False, any other number True. */
+/**
+ * The truth the old `if self.flag:` read: None and zero are False, any other number True; a string
+ * is True unless empty (`bootstrap='False'` was True too: the old code never compared it).
+ */
 function truth(value: string): string {
+  if (value.startsWith("'")) return value === "''" ? 'False' : 'True';
   return value === 'None' || Number(value) === 0 ? 'False' : 'True';
 }
 
@@ -26,13 +31,14 @@ function truth(value: string): string {
 function literalIs(node: SyntaxNode | null | undefined, value: string): boolean {
   if (!node) return false;
   if (value === 'None') return node.type === 'none';
+  if (value.startsWith("'")) return node.type === 'string' && stringValue(node) === value.slice(1, -1);
   return (node.type === 'integer' || node.type === 'float') && Number(node.text) === Number(value);
 }
 
 export const sklearnBoolParameter: Rule = rule({
   id: 'sklearn-bool-parameter-truthy',
   library: 'scikit-learn',
-  title: 'None or a number for a boolean estimator parameter (dual=None, fit_intercept=0, with_mean=0.0)',
+  title: "None, a number or a string for a boolean estimator parameter (dual=None, fit_intercept=0, bootstrap='True')",
   old: "LogisticRegression(dual=None); {'fit_intercept': [0, 1]}",
   new: "LogisticRegression(dual=False); {'fit_intercept': [False, True]}",
   removedIn: '1.2',
@@ -60,6 +66,12 @@ export const sklearnBoolParameter: Rule = rule({
     expect: '[1.0, 3.0]',
     beforeError: 'InvalidParameterError',
     context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'with_mean' parameter of StandardScaler must be an instance of 'bool' or an instance of 'numpy.bool'. Got 0.0 instead." } },
+  }, {
+    before: "from sklearn.ensemble import RandomForestClassifier\nm = RandomForestClassifier(n_estimators=3, bootstrap='True', random_state=0).fit([[0], [1], [2], [3]], [0, 1, 0, 1])\nprint(m.bootstrap, len(m.estimators_))",
+    after: "from sklearn.ensemble import RandomForestClassifier\nm = RandomForestClassifier(n_estimators=3, bootstrap=True, random_state=0).fit([[0], [1], [2], [3]], [0, 1, 0, 1])\nprint(m.bootstrap, len(m.estimators_))",
+    expect: 'True 3',
+    beforeError: 'InvalidParameterError',
+    context: { runtime: { ename: 'InvalidParameterError', evalue: "The 'bootstrap' parameter of RandomForestClassifier must be an instance of 'bool' or an instance of 'numpy.bool'. Got 'True' instead." } },
   }],
   *find(ctx): Generator<RuleMatch> {
     const at = atRuntimeError(ctx, NOT_BOOL);
