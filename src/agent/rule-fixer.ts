@@ -29,6 +29,7 @@ import { LARS_NORMALIZE_CLASSES, sklearnPinLarsNormalize } from '../fixers/rules
 import { EVIDENCE_GATED_PINS } from '../fixers/rules/evident-pins.js';
 import { calledName, cellsFedBy } from '../fixers/python/unseeded.js';
 import type { Fixer, Problem, Proposal } from './fixers.js';
+import type { RunState } from './environment.js';
 import type { DataFacts } from '../fixers/rules/context.js';
 import type { Candidate } from './generate-verify.js';
 
@@ -55,8 +56,18 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
           ...(d.symbols ? { symbols: d.symbols } : {}), ...(d.competition ? { competition: d.competition } : {}), ...(p.runOrder ? { runOrder: p.runOrder } : {}),
           ...(d.dataFacts ? { dataFacts: d.dataFacts } : {}),
         }), p.isNew);
-        if (!candidates.length) return await defaultChangeErrorProposal(d, p);
-        return { kind: 'candidates', candidates, accept: () => true, rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs) };
+        const pinned = await defaultChangeErrorProposal(d, p);
+        if (!candidates.length) return pinned;
+        const ruled = (s: RunState, fromCell: number, execs: number) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs);
+        if (pinned?.kind !== 'candidates') return { kind: 'candidates', candidates, accept: () => true, rank: ruled };
+        // After the rules' own candidates, the pins acting on the cell (a changed default upstream),
+        // each kept only where the record agrees (needsAgreement: never a fallback).
+        const pins = pinned.candidates;
+        const isPin = new Set(pins.map((c) => c.label));
+        return {
+          kind: 'candidates', candidates: [...candidates, ...pins], accept: () => true,
+          rank: (s, fromCell, execs, c) => (c.needsAgreement && isPin.has(c.label) ? pinned.rank(s, fromCell, execs, c) : ruled(s, fromCell, execs)),
+        };
       }
       if (diagnosis.fixType === 'runtime-reduction') {
         // First the old defaults the era makes certain, in the cells up to the slow one: they are what
@@ -162,7 +173,7 @@ async function defaultChangeErrorProposal(d: RuleFixerDeps, p: Problem): Promise
   const acting = actingPins(allPins, notebook, diagnosis.cell);
   // Nearest pin first (the failing cell's own call is the likeliest cause), the rule at every site after.
   const candidates = distinctCandidates([...pinCandidates(acting, diagnosis.cell, p.runOrder), ...everySiteCandidates(allPins, acting)]
-    .map((c) => ({ ...c, patch: { ...c.patch, fixType: 'error-repair' as const } })), p.isNew);
+    .map((c) => ({ ...c, needsAgreement: true, patch: { ...c.patch, fixType: 'error-repair' as const } })), p.isNew);
   if (!candidates.length) return undefined;
   // Judged on the failing cell and the cells whose values come from it: a later cell that drifts for
   // reasons of its own (another model's grid) is the next problem, not this one's.

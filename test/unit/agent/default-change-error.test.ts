@@ -56,3 +56,14 @@ describe('an error a changed default causes: the pins acting on the failing cell
     assert.equal(await fixer.propose(failing(nb, 4, 'ZeroDivisionError', 'division by zero')), undefined);
   });
 });
+
+describe('after the rules\' own candidates', () => {
+  it('the pins come last, each needing the record\'s agreement', async () => {
+    const nb = recorded([1, 2, 3, 4, 5]);
+    const p = await ruleFixer({ original: nb, dataFiles: [], era: {} }).propose(failing(nb, 3, 'ValueError', 'Mean Squared Logarithmic Error cannot be used when targets contain negative values.'));
+    assert.equal(p?.kind, 'candidates');
+    if (p?.kind !== 'candidates') return;
+    const pins = p.candidates.filter((c) => c.needsAgreement);
+    assert.ok(pins.length >= 1 && pins.every((c) => c.patch.source.kind === 'rule' && c.patch.source.ruleIds.some((id) => id.startsWith('sklearn-pin-'))));
+  });
+});
