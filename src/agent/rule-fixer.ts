@@ -96,10 +96,14 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
           // that restriction are tried together first (the era's pins alone if the pair is refused).
           const both = withSearchPin(certain, await searchPinPatch(withEdits(notebook, certain), d.original, diagnosis.cell));
           if (!both) return { kind: 'patch', patch: certain };
-          const pair = distinctCandidates([{ label: 'era defaults + search restricted to the stored best', patch: both }], p.isNew);
+          // If the record disagrees with the pair (a pin the author's versions did not have, or the
+          // restriction), the restriction alone is the next candidate: the pins are not forced in unverified.
+          const alone = await searchPinPatch(notebook, d.original, diagnosis.cell);
+          const pair = distinctCandidates([
+            { label: 'era defaults + search restricted to the stored best', patch: both },
+            ...(alone ? [{ label: 'search restricted to the stored best', patch: alone }] : []),
+          ], p.isNew);
           if (pair.length) return searchVerified(pair, certain);
-          // The pair was refused (the record disagreed with a pin or with the restriction): the search
-          // restriction alone next, below; pins the record contradicted are not forced in unverified.
         }
         // A search restricted to the candidates the author's stored outputs name: it keeps the printed
         // results when this environment still scores them as the author's did. Tried before n_jobs:

@@ -117,12 +117,13 @@ describe('runtime reduction', () => {
     assert.equal(first?.kind, 'candidates');
     if (first?.kind !== 'candidates') return;
     assert.ok(first.candidates[0]!.patch.edits.some((e) => e.cell === 1), 'the concat pin is in the pair');
+    assert.ok(first.candidates[1]!.patch.edits.every((e) => e.cell !== 1), 'and the restriction alone is the next candidate');
     const ran = { cells: [0, 1, 2, 3].map((index) => ({ index, status: 'ok' })) } as any;
     const outcome = first.rank(ran, 1, 10, first.candidates[0]!);
     assert.equal(outcome.rank, 'runs-drifts', 'the drift in cell 1, which the concat pin feeds, is judged');
     assert.equal(first.accept(outcome), false);
-    // Refused: the pair is not new any more; the restriction alone comes next, never the pins unverified.
-    const tried = new Set(first.candidates.map((c) => JSON.stringify(c.patch.edits)));
+    // Both refused: asked again, the rules never force the pins in unverified.
+    const tried = new Set(first.candidates.slice(0, 1).map((c) => JSON.stringify(c.patch.edits)));
     const next = await ruleFixer({ original, dataFiles: [], era }).propose({ ...base, isNew: (c) => !tried.has(JSON.stringify(c.patch.edits)) });
     assert.equal(next?.kind, 'candidates');
     if (next?.kind !== 'candidates') return;
