@@ -25,12 +25,12 @@ import path from 'node:path';
 import { sourceText, type CodeCell, type Notebook } from '../core/notebook.js';
 import type { Patch } from '../core/patch.js';
 import type { ExpectedError } from '../core/run-result.js';
-import { analyzeCell, type CellDefUse } from '../fixers/python/defuse.js';
+import { analyzeCell, analyzeNotebook, type CellDefUse } from '../fixers/python/defuse.js';
 import { maskIPythonLines } from '../fixers/python/ipython.js';
 import { parsePython } from '../fixers/python/parser.js';
 import { lastTopLevelStatement } from '../fixers/python/statements.js';
 import { escapeRe } from '../fixers/rules/helpers.js';
-import { ANSI, leadingBlankLines } from '../core/traceback.js';
+import { leadingBlankLines, outermostNotebookLine } from '../core/traceback.js';
 
 /** The largest share of the notebook's code cells the slice may take (the failing cell included). */
 export const MAX_SLICE_SHARE = 0.4;
@@ -81,9 +81,8 @@ function statementUnits(source: string): Unit[] | undefined {
  * outermost notebook frame), counted in `source`: IPython numbers from its first line with code.
  */
 function failingRow(traceback: readonly string[], source: string): number | undefined {
-  const frame = traceback.map((t) => t.replace(ANSI, '')).find((t) => /^(Cell In\[\d+\]|<ipython-input-|\S*ipykernel_\d+[\\/]\d+\.py\b)/.test(t));
-  const m = frame && /^-+> (\d+)/m.exec(frame);
-  return m ? Number(m[1]) - 1 + leadingBlankLines(source) : undefined;
+  const line = outermostNotebookLine(traceback);
+  return line === undefined ? undefined : line - 1 + leadingBlankLines(source);
 }
 
 /** Does this statement need what is absent (name the file; import the module or load it as an extension)? */
@@ -236,14 +235,14 @@ export function wholeSkipStrands(nb: Notebook, cell: number, error: { traceback?
   for (const n of analyzeCell(units[at]!.text).defines) others.delete(n);
   if (!others.size) return false;
   const pos = (c: number): number => (order ? order.indexOf(c) : c);
-  const code = nb.cells.map((c, i) => ({ c, i })).filter(({ c, i }) => c.cell_type === 'code' && i !== cell && pos(i) >= 0);
+  const du = analyzeNotebook(nb);
+  const code = du.cells.filter((c) => c.cell !== cell && pos(c.cell) >= 0);
   // Bound already by a cell before it: skipping it takes nothing away.
-  for (const { c } of code.filter(({ i }) => pos(i) < pos(cell))) for (const n of analyzeCell(sourceText(c.source)).defines) others.delete(n);
-  const later = code.filter(({ i }) => pos(i) > pos(cell)).sort((a, b) => pos(a.i) - pos(b.i));
-  for (const { c } of later) {
-    const du = analyzeCell(sourceText(c.source));
-    if ((c as CodeCell).execution_count !== null && du.uses.some((n) => others.has(n))) return true;
-    for (const n of du.defines) others.delete(n); // bound again before any recorded cell read it
+  for (const c of code.filter((c) => pos(c.cell) < pos(cell))) for (const n of c.defines) others.delete(n);
+  const later = code.filter((c) => pos(c.cell) > pos(cell)).sort((a, b) => pos(a.cell) - pos(b.cell));
+  for (const c of later) {
+    if ((nb.cells[c.cell] as CodeCell).execution_count !== null && c.uses.some((n) => others.has(n))) return true;
+    for (const n of c.defines) others.delete(n); // bound again before any recorded cell read it
     if (!others.size) return false;
   }
   return false;

@@ -13,7 +13,7 @@
  * whenever it is re-run.
  */
 import { sourceText, type CodeCell, type Notebook } from '../core/notebook.js';
-import { analyzeCell, mentionedNames } from '../fixers/python/defuse.js';
+import { analyzeNotebook, mentionedNames } from '../fixers/python/defuse.js';
 import type { FixDiagnosis } from './fixers.js';
 import { failingValuesIn, type OracleVerdict, type UnjudgedReason } from './oracle/index.js';
 
@@ -31,17 +31,12 @@ export function reMadeInputs(original: Notebook, cell: number): StaleInputs | un
   if (target?.cell_type !== 'code' || typeof target.execution_count !== 'number') return undefined;
   const count = target.execution_count;
   const reads = mentionedNames(sourceText(target.source));
-  const modules = new Set<string>();
-  const analyses = original.cells.map((c) => {
-    if (c.cell_type !== 'code') return undefined;
-    const du = analyzeCell(sourceText(c.source));
-    for (const i of du.imports) modules.add(i.bound);
-    return du;
-  });
+  const notebook = analyzeNotebook(original);
+  const modules = new Set(notebook.cells.flatMap((c) => c.imports.map((i) => i.bound)));
   const found = new Map<number, string[]>();
   const open = new Set([...reads].filter((n) => !modules.has(n)));
   for (let i = cell - 1; i >= 0 && open.size; i--) {
-    const du = analyses[i];
+    const du = notebook.byCell.get(i);
     if (!du) continue;
     const bound = [...du.defines, ...du.mutates].filter((n) => open.has(n));
     if (!bound.length) continue;

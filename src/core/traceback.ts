@@ -45,6 +45,13 @@ export function innermostNotebookFrame(traceback: readonly string[]): NotebookFr
   return found;
 }
 
+/** The failing line's number in the outermost notebook frame (the cell that was run), as IPython counts it. */
+export function outermostNotebookLine(traceback: readonly string[]): number | undefined {
+  const frame = traceback.map((t) => t.replace(ANSI, '')).find((t) => NOTEBOOK_FRAME.test(t) || /^Cell In\[\d+\]/.test(t));
+  const m = frame && /^-+> (\d+)/m.exec(frame);
+  return m ? Number(m[1]) : undefined;
+}
+
 /**
  * How many lines IPython drops from the top of a cell before compiling it: its input transformer
  * `leading_empty_lines` (IPython 7+) removes leading lines that are empty or whitespace, so a
