@@ -144,6 +144,8 @@ export function rankTrial(
   cells: readonly CellRecord[],
   comparisons: readonly Comparison[],
   cellExecutions: number,
+  /** The run being repaired: a cell it never ran (a run order that puts cells above the target after it) cannot have been broken. */
+  baseline?: readonly Pick<CellRecord, 'index' | 'status'>[],
 ): TrialOutcome {
   const targetRec = cells.find((c) => c.index === target);
   const failed = firstFailure(cells);
@@ -152,10 +154,16 @@ export function rankTrial(
   const drifted = relevant.filter((c) => !c.ok).length;
   const base = { compared: relevant.length, drifted, cellExecutions, reached: failed ? failed.index : Infinity };
   // Cells before the target ran before the patch; one failing now was broken by it (a candidate
-  // editing a helper cell above): never progress.
-  if (failed && failed.index < target && !failed.expectedError) {
+  // editing a helper cell above): never progress. Under a run order (the author ran a cell above
+  // after the target) a cell above may not have run at all: its failure is the next problem.
+  const ranInBaseline = (i: number) => !baseline || baseline.some((c) => c.index === i && c.status !== 'not-run');
+  if (failed && failed.index < target && !failed.expectedError && ranInBaseline(failed.index)) {
     const e = failed.error ?? { ename: failed.status, evalue: '' };
     return { ...base, rank: 'same-error', detail: `the patch broke cell ${failed.index}: ${e.ename}: ${e.evalue}`.slice(0, 200) };
+  }
+  if (failed && (!targetRec || targetRec.status === 'not-run')) {
+    const e = failed.error ?? { ename: failed.status, evalue: '' };
+    return { ...base, rank: 'same-error', detail: `cell ${failed.index} failed before cell ${target} ran: ${e.ename}: ${e.evalue}`.slice(0, 200) };
   }
   if (targetRec && targetRec.status !== 'ok' && !targetRec.expectedError) {
     const err = targetRec.error ?? { ename: targetRec.status, evalue: '', traceback: [] };

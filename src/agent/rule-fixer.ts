@@ -58,7 +58,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         }), p.isNew);
         const pinned = await defaultChangeErrorProposal(d, p);
         if (!candidates.length) return pinned;
-        const ruled = (s: RunState, fromCell: number, execs: number) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs);
+        const ruled = (s: RunState, fromCell: number, execs: number) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons, execs, p.state.cells);
         if (pinned?.kind !== 'candidates') return { kind: 'candidates', candidates, accept: () => true, rank: ruled };
         // After the rules' own candidates, the pins acting on the cell (a changed default upstream),
         // each kept only where the record agrees (needsAgreement: never a fallback).
@@ -76,7 +76,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
         const certain = eraPins(await pinDefaults(notebook, { dataFiles: d.dataFiles, era: d.era }), diagnosis.cell, 'runtime-reduction', p.runOrder);
         // Each candidate below is kept only if the run then gets past the slow cell and no stored value disagrees.
         const slow = { ename: p.state.cells.find((c) => c.index === diagnosis.cell)?.status ?? 'timeout', evalue: '' };
-        const verified = (candidates: Candidate[]): Proposal => ({ kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs) });
+        const verified = (candidates: Candidate[]): Proposal => ({ kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees', rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons, execs, p.state.cells) });
         // A restricted search is judged on the slow cell and the cells whose values come from it: a later
         // cell that drifts for reasons of its own (an unrelated model) is the next problem, not this one's.
         // With the era's pins in the pair, the cells they edit and feed are judged too: a pin the record
@@ -87,7 +87,7 @@ export function ruleFixer(d: RuleFixerDeps): Fixer {
           for (const e of pinned?.edits ?? []) for (const c of [e.cell, ...dependentCells(du, e.cell)]) judged.add(c);
           return {
             kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees',
-            rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs),
+            rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, slow, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs, p.state.cells),
           };
         };
         if (certain && p.isNew({ label: '', patch: certain })) {
@@ -184,7 +184,7 @@ async function defaultChangeErrorProposal(d: RuleFixerDeps, p: Problem): Promise
   const judged = new Set([diagnosis.cell, ...dependentCells(analyzeNotebook(notebook), diagnosis.cell)]);
   return {
     kind: 'candidates', candidates, accept: (o) => o.rank === 'agrees',
-    rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs),
+    rank: (s, fromCell, execs) => rankTrial(diagnosis.cell, fromCell, error, s.cells, p.oracle(s).comparisons.filter((c) => c.cell !== null && judged.has(c.cell)), execs, p.state.cells),
   };
 }
 

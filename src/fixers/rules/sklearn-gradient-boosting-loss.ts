@@ -11,7 +11,15 @@
  * Recognised from the runtime error (the message names the regressor). Which loss the regressor
  * used is read from the notebook: every `loss=` given to a GradientBoostingRegressor and every
  * 'loss' entry of a parameter dict must name the same one (none: the default, least squares);
- * huber and quantile losses, or a mix, are left alone.
+ * A mix is left alone.
+ *
+ * Huber and quantile losses have no metric in sklearn.metrics, but the fitted estimator's private
+ * `_loss` (sklearn._loss, since 1.3) computes exactly what the old object did: huber with the
+ * delta the last stage set from the training residuals (`set_huber_delta`, as the old
+ * `negative_gradient` set `gamma`), half the square inside it and the linear part outside;
+ * quantile the pinball loss; both averaged over the samples. Only the squared error differs (half
+ * the old value), which is why least squares takes the metric. `_loss` wants C-contiguous float64
+ * arrays (typed memoryviews), so the arguments are converted.
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
@@ -22,7 +30,8 @@ import { atRuntimeError, isTracedCell } from './traceback.js';
 
 const NO_LOSS = /'GradientBoostingRegressor' object has no attribute 'loss_'/;
 
-const METRIC: Record<string, string> = { ls: 'mean_squared_error', squared_error: 'mean_squared_error', lad: 'mean_absolute_error', absolute_error: 'mean_absolute_error' };
+/** `_loss` stands for the estimator's own loss object (see above). */
+const METRIC: Record<string, string> = { ls: 'mean_squared_error', squared_error: 'mean_squared_error', lad: 'mean_absolute_error', absolute_error: 'mean_absolute_error', huber: '_loss', quantile: '_loss' };
 
 /** The metric every GradientBoostingRegressor of the notebook's losses computes, or undefined when they differ or one has no plain metric. */
 function notebookMetric(ctx: CellContext): string | undefined {
@@ -45,6 +54,8 @@ function notebookMetric(ctx: CellContext): string | undefined {
   return metrics.size === 1 && !metrics.has('?') ? [...metrics][0] : undefined;
 }
 
+const arr = (np: string, x: string): string => `${np}.ascontiguousarray(${x}, dtype=${np}.float64)`;
+
 export const sklearnGradientBoostingLoss: Rule = rule({
   id: 'sklearn-gradient-boosting-loss-attribute',
   library: 'scikit-learn',
@@ -55,7 +66,7 @@ export const sklearnGradientBoostingLoss: Rule = rule({
   trigger: 'error',
   errors: [err('AttributeError', NO_LOSS)],
   link: 'https://scikit-learn.org/stable/whats_new/v1.1.html#sklearn-ensemble',
-  message: "the loss_ attribute of gradient boosting was deprecated in scikit-learn 1.1 and removed in 1.3; for a least-squares (or least-absolute-deviation) regressor it computed mean_squared_error (mean_absolute_error), which sklearn.metrics computes the same",
+  message: "the loss_ attribute of gradient boosting was deprecated in scikit-learn 1.1 and removed in 1.3; for a least-squares (or least-absolute-deviation) regressor it computed mean_squared_error (mean_absolute_error), which sklearn.metrics computes the same; for huber and quantile losses the estimator's private _loss computes what loss_ did",
   fixtures: [{
     before: "import numpy as np\nfrom sklearn.ensemble import GradientBoostingRegressor\nX = np.arange(20.0).reshape(-1, 1)\ny = X.ravel() ** 1.5\nest = GradientBoostingRegressor(n_estimators=5, random_state=0).fit(X, y)\nscores = [est.loss_(y, p) for p in est.staged_predict(X)]\nprint(round(scores[-1], 3))",
     after: "from sklearn.metrics import mean_squared_error\nimport numpy as np\nfrom sklearn.ensemble import GradientBoostingRegressor\nX = np.arange(20.0).reshape(-1, 1)\ny = X.ravel() ** 1.5\nest = GradientBoostingRegressor(n_estimators=5, random_state=0).fit(X, y)\nscores = [mean_squared_error(y, p) for p in est.staged_predict(X)]\nprint(round(scores[-1], 3))",
@@ -68,13 +79,26 @@ export const sklearnGradientBoostingLoss: Rule = rule({
     expect: '13.791',
     beforeError: 'AttributeError',
     context: { runtime: { ename: 'AttributeError', evalue: "'GradientBoostingRegressor' object has no attribute 'loss_'" } },
+  }, {
+    // Huber: the stage-wise test deviance of scikit-learn's old regression example, on a pandas
+    // target of integers (the typed loss wants float64). 1010.493 is also what the old
+    // HuberLossFunction formula gives here, with gamma the weighted 90th percentile of the
+    // absolute residuals before the last stage (computed beside this fixture in the environment).
+    before: "import numpy as np\nimport pandas as pd\nfrom sklearn.ensemble import GradientBoostingRegressor\nX = np.arange(40.0).reshape(-1, 1)\ny = pd.Series((X.ravel() ** 1.5).astype(int))\nest = GradientBoostingRegressor(loss='huber', n_estimators=5, random_state=0).fit(X, y)\ntest_score = np.zeros(5)\nfor i, y_pred in enumerate(est.staged_predict(X)):\n    test_score[i] = est.loss_(y, y_pred)\nprint(round(test_score[-1], 3))",
+    after: "import numpy as np\nimport pandas as pd\nfrom sklearn.ensemble import GradientBoostingRegressor\nX = np.arange(40.0).reshape(-1, 1)\ny = pd.Series((X.ravel() ** 1.5).astype(int))\nest = GradientBoostingRegressor(loss='huber', n_estimators=5, random_state=0).fit(X, y)\ntest_score = np.zeros(5)\nfor i, y_pred in enumerate(est.staged_predict(X)):\n    test_score[i] = est._loss(np.ascontiguousarray(y, dtype=np.float64), np.ascontiguousarray(y_pred, dtype=np.float64))\nprint(round(test_score[-1], 3))",
+    expect: '1010.493',
+    beforeError: 'AttributeError',
+    context: { runtime: { ename: 'AttributeError', evalue: "'GradientBoostingRegressor' object has no attribute 'loss_'" } },
   }],
   *find(ctx): Generator<RuleMatch> {
     const at = atRuntimeError(ctx, NO_LOSS);
     if (!at || !isTracedCell(ctx)) return;
     const metric = notebookMetric(ctx);
     if (!metric) return;
-    const imported = ctx.nb.isBound(metric);
+    const own = metric === '_loss';
+    const np = own ? ctx.moduleRef('numpy', 'np') : undefined;
+    if (own && !np) return;
+    const imported = own ? !np!.edit : ctx.nb.isBound(metric);
     let first = true;
     for (const call of ctx.nodes('call')) {
       const fn = call.childForFieldName('function');
@@ -82,8 +106,12 @@ export const sklearnGradientBoostingLoss: Rule = rule({
       const args = callArgs(call);
       if (!args || args.splat || args.positional.length < 2 || args.positional.length > 3 || args.keywords.size) continue;
       const [y, pred, weight] = args.positional as [SyntaxNode, SyntaxNode, SyntaxNode | undefined];
-      const edits: TextEdit[] = [replaceNode(call, `${metric}(${y.text}, ${pred.text}${weight ? `, sample_weight=${weight.text}` : ''})`)];
-      if (first && !imported) edits.push(ctx.importEdit(`from sklearn.metrics import ${metric}`));
+      const sw = weight ? `, sample_weight=${own ? arr(np!.name, weight.text) : weight.text}` : '';
+      const text = own
+        ? `${fn.childForFieldName('object')!.text}._loss(${arr(np!.name, y.text)}, ${arr(np!.name, pred.text)}${sw})`
+        : `${metric}(${y.text}, ${pred.text}${sw})`;
+      const edits: TextEdit[] = [replaceNode(call, text)];
+      if (first && !imported) edits.push(own ? np!.edit! : ctx.importEdit(`from sklearn.metrics import ${metric}`));
       first = false;
       yield { node: call, edits };
     }

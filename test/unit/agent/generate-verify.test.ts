@@ -89,6 +89,22 @@ describe('rankTrial', () => {
     assert.equal(rankTrial(1, 1, was, [rec2(tb(frame(shifted, 7)))], [], 1).rank, 'same-error');
     assert.deepEqual(failingLineNeighbours(was.traceback), { above: 'print(cols)', below: 'show(corr)' });
   });
+  it('under a run order, a cell above the target that the repaired run never reached failing now is the next problem, not a breakage', () => {
+    const loss = { ename: 'AttributeError', evalue: "'GradientBoostingRegressor' object has no attribute 'loss_'" };
+    // The author's order ran cell 3 (the target) before cell 2; the baseline stopped at cell 3.
+    const baseline = [rec(0, 'ok'), rec(1, 'ok'), rec(3, 'error', { ename: 'NameError', evalue: "name 'GBest' is not defined" }), rec(2, 'not-run')];
+    const trial = [rec(0, 'ok'), rec(1, 'ok'), rec(3, 'ok'), rec(2, 'error', loss)];
+    const t = rankTrial(3, 0, before, trial, [], 4, baseline);
+    assert.equal(t.rank, 'agrees');
+    assert.match(t.detail, /next error in cell 2: AttributeError/);
+    // Without the baseline (or when cell 2 ran fine in it) it is a breakage, as before.
+    assert.equal(rankTrial(3, 0, before, trial, [], 4).rank, 'same-error');
+    assert.equal(rankTrial(3, 0, before, trial, [], 4, [rec(0, 'ok'), rec(1, 'ok'), rec(2, 'ok'), rec(3, 'error', before)]).rank, 'same-error');
+    // The target never ran (a cell before it in the run failed): no evidence either way.
+    const early = rankTrial(3, 0, before, [rec(0, 'ok'), rec(2, 'error', loss), rec(3, 'not-run')], [], 2, baseline);
+    assert.equal(early.rank, 'same-error');
+    assert.match(early.detail, /failed before cell 3 ran/);
+  });
   it('a candidate that leaves its cell uncompilable is never progress', () => {
     const t = rankTrial(1, 1, before, [rec(0, 'ok'), rec(1, 'error', { ename: 'SyntaxError', evalue: "unmatched ')' (1764157130.py, line 1)" })], [], 2);
     assert.equal(t.rank, 'same-error');
