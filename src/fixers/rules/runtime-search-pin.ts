@@ -326,15 +326,22 @@ function gridsRun(cells: readonly ParsedCell[], slow: ParsedCell): Grid[] {
 
 /** The code cells from `slow` on whose stored outputs may show its search's result. */
 function evidenceText(original: Notebook, cells: readonly ParsedCell[], slow: number): string {
-  const after = cells.filter((c) => c.index > slow).slice(0, EVIDENCE_CELLS);
+  const after = cells.filter((c) => c.index > slow);
   const texts = [storedResultText(original.cells[slow])];
-  for (const c of after) {
-    // Stop at the next grid: what follows is another search's.
+  for (const [i, c] of after.entries()) {
+    // Stop at the next grid or search: what follows is another search's.
     if ([...c.tree.rootNode.descendantsOfType('dictionary')].some((d) => !!d && gridPairs(d))) break;
+    if (c.tree.rootNode.descendantsOfType('call').some((k) => !!k && SEARCH_CALL.test(callName(k) ?? ''))) break;
+    // Past the cells right after the search, only a cell that reads what a search found
+    // (`grid.best_params_` shown ten cells later, after a prediction and a score).
+    if (i >= EVIDENCE_CELLS && !BEST_READ.test(c.source)) continue;
     texts.push(storedResultText(original.cells[c.index]));
   }
   return texts.join('\n');
 }
+
+/** What a fitted search found, read back. */
+const BEST_READ = /\.best_(?:params|estimator)_\b/;
 
 /** A node's text with edits (offsets in its cell) applied. */
 function withEdits(node: SyntaxNode, edits: readonly TextEdit[]): string {

@@ -173,6 +173,26 @@ describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
     assert.deepEqual(sources(p), [[0, "specs = [{'estimator': SVC(), 'params': {'C': [1]}}, {'estimator': KNeighborsClassifier(), 'params': {'n_neighbors': [5]}}]"]]);
   });
 
+  it('best_params_ read back several cells after the search (a prediction and a score between) is evidence; another search in between ends it', async () => {
+    const cells = [
+      "parameters = {'learning_rate': [.03, 0.05, .07], 'max_depth': [4, 5, 6]}",
+      'xgb_grid = GridSearchCV(XGBClassifier(), parameters, n_jobs=-1)',
+      'xgb_grid.fit(X, y)',
+      'best = xgb_grid.best_estimator_.n_estimators',
+      'y_pred = xgb_grid.predict(X_test)',
+      'from sklearn.metrics import accuracy_score',
+      'accuracy_score(y_test, y_pred)',
+      'print(len(y_pred))',
+      'xgb_grid.best_params_',
+    ];
+    const outs = { 6: { result: '0.92' }, 7: { stdout: '223\n' }, 8: { result: "{'learning_rate': 0.07, 'max_depth': 4}" } };
+    const p = await searchPinPatch(notebookOf(cells), withOutputs(notebookOf(cells), outs), 2);
+    assert.deepEqual(sources(p), [[1, "xgb_grid = GridSearchCV(XGBClassifier(), {'learning_rate': [.07], 'max_depth': [4]}, n_jobs=-1)"]]);
+    // A second search built before the read-back: the printed values may be its own.
+    const other = [...cells.slice(0, 7), 'g2 = GridSearchCV(SVC(), grid2)', 'xgb_grid.best_params_'];
+    assert.equal(await searchPinPatch(notebookOf(other), withOutputs(notebookOf(other), outs), 2), undefined);
+  });
+
   it('printedValues: a tuple or dict value compares by its text without spaces (the repr and the source agree)', () => {
     assert.deepEqual(printedValues("{'hidden_layer_sizes': (19, 2), 'x': 1}", 'hidden_layer_sizes'), [{ kind: 'text', v: '(19,2)', source: '(19, 2)' }]);
     assert.deepEqual(printedValues("{'class_weight': {0: 2, 1: 3}}", 'class_weight'), [{ kind: 'text', v: '{0:2,1:3}', source: '{0: 2, 1: 3}' }]);
