@@ -111,7 +111,7 @@ function gridPairs(dict: SyntaxNode): Array<{ key: string; value: SyntaxNode }> 
     const key = stringValue(p.childForFieldName('key'));
     const value = p.childForFieldName('value');
     if (key === undefined || !value) return undefined;
-    if (!['list', 'tuple', 'call', 'identifier', 'attribute', 'list_comprehension'].includes(value.type)) return undefined;
+    if (!['list', 'tuple', 'call', 'identifier', 'attribute', 'list_comprehension', 'subscript'].includes(value.type)) return undefined;
     if (value.type !== 'list' && value.type !== 'tuple') searched = true;
     else if (value.namedChildren.filter((c) => c && c.type !== 'comment').length > 1) searched = true;
     pairs.push({ key, value });

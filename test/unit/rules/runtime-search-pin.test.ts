@@ -193,6 +193,16 @@ describe('searchPinPatch (sklearn-search-pin-stored-best)', () => {
     assert.equal(await searchPinPatch(notebookOf(other), withOutputs(notebookOf(other), outs), 2), undefined);
   });
 
+  it('a grid value computed by slicing (range(0, 110, 10)[1:]) is a computed grid like a call: pinned to the printed value', async () => {
+    const cells = [
+      "param_grid = {'max_depth': range(1, 10), 'n_estimators': range(0, 110, 10)[1:]}\ngs_cv = GridSearchCV(GradientBoostingRegressor(), param_grid, n_jobs=4).fit(X, y)",
+      'gs_cv.best_params_',
+    ];
+    const original = withOutputs(notebookOf(cells), { 1: { result: "{'max_depth': 5,\n 'n_estimators': 100}" } });
+    const p = await searchPinPatch(notebookOf(cells), original, 0);
+    assert.deepEqual(sources(p), [[0, "param_grid = {'max_depth': range(1, 10), 'n_estimators': range(0, 110, 10)[1:]}\ngs_cv = GridSearchCV(GradientBoostingRegressor(), {'max_depth': [5], 'n_estimators': [100]}, n_jobs=4).fit(X, y)"]]);
+  });
+
   it('printedValues: a tuple or dict value compares by its text without spaces (the repr and the source agree)', () => {
     assert.deepEqual(printedValues("{'hidden_layer_sizes': (19, 2), 'x': 1}", 'hidden_layer_sizes'), [{ kind: 'text', v: '(19,2)', source: '(19, 2)' }]);
     assert.deepEqual(printedValues("{'class_weight': {0: 2, 1: 3}}", 'class_weight'), [{ kind: 'text', v: '{0:2,1:3}', source: '{0: 2, 1: 3}' }]);
