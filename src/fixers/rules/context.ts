@@ -139,6 +139,8 @@ export class NotebookContext {
   readonly frames = new Set<string>();
   /** Names assigned from any pandas object (DataFrames and Series such as `df['a']`). */
   readonly pandasNames = new Set<string>();
+  /** Names bound only to lists of strings (column lists). */
+  readonly columnLists = new Set<string>();
   /** Modules imported anywhere (`import a.b` records "a.b" and "a"). */
   readonly importedModules = new Set<string>();
   /** `from X import *` modules. */
@@ -345,6 +347,14 @@ export class NotebookContext {
       const elems = right.type === 'list' || right.type === 'tuple' ? right.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== 'comment') : null;
       literalLists.set(left.text, literalLists.has(left.text) ? null : elems);
     }
+    // Names every assignment of which is a list of strings (`plot_cols = ['temp', 'humidity']`): a
+    // frame subscripted by one is a frame (`df[mask][plot_cols]`).
+    const stringLists = new Map<string, boolean>();
+    for (const { left, right } of assigns) {
+      const ok = right.type === 'list' && right.namedChildren.some((c) => c?.type === 'string') && right.namedChildren.every((c) => !c || c.type === 'string' || c.type === 'comment');
+      stringLists.set(left.text, (stringLists.get(left.text) ?? true) && ok);
+    }
+    for (const [name, ok] of stringLists) if (ok) this.columnLists.add(name);
     for (const cell of this.cells) {
       for (const f of cell.idx.byType.get('for_statement') ?? []) {
         const left = f.childForFieldName('left');
@@ -453,7 +463,8 @@ export class NotebookContext {
       if (!v) return false;
       const key = node.childForFieldName('subscript');
       // df[['a', 'b']], df[mask], df[1:5]; df.loc[mask] / df.iloc[a:b]
-      const frameKey = !!key && ['list', 'comparison_operator', 'boolean_operator', 'slice', 'unary_operator', 'call'].includes(key.type);
+      const frameKey = !!key && (['list', 'comparison_operator', 'boolean_operator', 'slice', 'unary_operator', 'call'].includes(key.type)
+        || (key.type === 'identifier' && this.columnLists.has(key.text)));
       if (v.type === 'attribute' && ['loc', 'iloc'].includes(v.childForFieldName('attribute')?.text ?? '')) {
         const obj = v.childForFieldName('object');
         return frameKey && !!obj && this.isDataFrameExpr(obj, cell);
