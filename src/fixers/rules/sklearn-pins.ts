@@ -5,18 +5,13 @@
  * Adding a pin is adding an entry with its fixture; which calls a pin leaves alone is data too
  * (`skip`), so no entry needs code of its own.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
-import { packageRoot } from '../../core/paths.js';
 import type { SyntaxNode } from '../python/parser.js';
 import { rule } from './helpers.js';
+import { loadPins, pinArguments, pinFixture, pinFixtures, pinTableFile } from './pin-tables.js';
 import { sklearnCalls } from './sklearn.js';
-import { tablesDir } from './tables/index.js';
 import { addArgument, kwValue, replaceNode, stringValue, type Args } from './tree.js';
 import type { Rule, TextEdit } from './types.js';
-
-const fixture = z.object({ before: z.string(), after: z.string(), expect: z.string() }).strict();
 
 const pinEntry = z.object({
   id: z.string().regex(/^sklearn-pin-[a-z0-9-]+$/),
@@ -44,13 +39,11 @@ const pinEntry = z.object({
    * scikit-learn's own example into many notebooks), gets the old value when it is None.
    */
   noneMeansDefault: z.boolean().optional(),
-  fixture: fixture.extend({ era: z.string().optional() }).strict(),
-  extraFixtures: z.array(fixture).optional(),
+  fixture: pinFixture.extend({ era: z.string().optional() }).strict(),
+  extraFixtures: z.array(pinFixture).optional(),
 }).strict();
 
 export type PinEntry = z.infer<typeof pinEntry>;
-
-const pinTable = z.object({ $comment: z.string().optional(), pins: z.array(pinEntry) }).strict();
 
 /** Does the entry's `skip` leave this call of `name` alone? */
 export function skipsCall(skip: PinEntry['skip'], args: Args, name: string): boolean {
@@ -82,25 +75,24 @@ function parameterDefaultsToNone(node: SyntaxNode, name: string): boolean {
 /** One entry as a rule: pins the old values where the era predates the change. */
 export function pinRule(spec: PinEntry): Rule {
   const pins = Object.entries(spec.pins);
-  const era = { era: { versions: { 'scikit-learn': spec.fixture.era ?? '0.19.2' } } };
   return rule({
     id: spec.id,
     triggers: spec.classes,
     library: 'scikit-learn',
     title: spec.title,
     old: `${spec.classes[0]}()`,
-    new: `${spec.classes[0]}(${pins.map(([k, v]) => `${k}=${v}`).join(', ')})`,
+    new: `${spec.classes[0]}(${pinArguments(pins)})`,
     kind: 'score-calibration',
     changedIn: spec.changedIn,
     link: `https://scikit-learn.org/stable/whats_new/v${spec.link.whatsNew}.html${spec.link.anchor}`,
     message: spec.message,
-    fixtures: [spec.fixture, ...(spec.extraFixtures ?? [])].map((f) => ({ before: f.before, after: f.after, expect: f.expect, beforeOutcome: 'differs' as const, context: era })),
+    fixtures: pinFixtures([spec.fixture, ...(spec.extraFixtures ?? [])], 'scikit-learn', spec.fixture.era ?? '0.19.2'),
     *find(ctx) {
       if (!ctx.nb.info.era.predates('scikit-learn', spec.changedIn)) return;
       for (const { call, name, args } of sklearnCalls(ctx, spec.classes)) {
         if (args.splat || skipsCall(spec.skip, args, name)) continue;
         const missing = pins.filter(([k]) => !args.keywords.has(k));
-        const edits: TextEdit[] = missing.length ? [addArgument(args, missing.map(([k, v]) => `${k}=${v}`).join(', '))] : [];
+        const edits: TextEdit[] = missing.length ? [addArgument(args, pinArguments(missing))] : [];
         if (spec.noneMeansDefault) {
           for (const [k, v] of pins) {
             const value = kwValue(args.keywords.get(k));
@@ -116,10 +108,8 @@ export function pinRule(spec: PinEntry): Rule {
 }
 
 /** The table file, read and checked once when the rules load (a misspelt field fails at start-up, naming the file). */
-export function loadPinTable(file = path.join(tablesDir(), 'scikit-learn-pins.json')): PinEntry[] {
-  const parsed = pinTable.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${path.relative(packageRoot(), file)}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data.pins;
+export function loadPinTable(file = pinTableFile('scikit-learn-pins.json')): PinEntry[] {
+  return loadPins(file, pinEntry);
 }
 
 export const sklearnPinRules: readonly Rule[] = loadPinTable().map(pinRule);

@@ -1,16 +1,16 @@
-/** xgboost: fit() arguments moved to the constructor (2.x), ntree_limit (2.0), GPU-only settings, and pins of old defaults. */
+/** xgboost: fit() arguments moved to the constructor (2.x), ntree_limit (2.0), GPU-only settings; the pins of old defaults are a table (tables/xgboost-pins.json, xgboost-pins.ts). */
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
 import { err, rule } from './helpers.js';
-import { addArgument, callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf, type Args } from './tree.js';
+import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf, type Args } from './tree.js';
 import { paramEntries } from './param-dicts.js';
 
-const NEWS = 'https://xgboost.readthedocs.io/en/stable/changes/index.html';
-const XGB_SKLEARN = ['XGBClassifier', 'XGBRegressor', 'XGBRanker', 'XGBRFClassifier', 'XGBRFRegressor', 'XGBModel'];
+export const NEWS = 'https://xgboost.readthedocs.io/en/stable/changes/index.html';
+export const XGB_SKLEARN = ['XGBClassifier', 'XGBRegressor', 'XGBRanker', 'XGBRFClassifier', 'XGBRFRegressor', 'XGBModel'];
 const DATA = 'import numpy as np\nimport xgboost as xgb\nrng = np.random.RandomState(0)\nX = rng.rand(200, 4)\ny = (X[:, 0] + rng.rand(200) * 0.3 > 0.6).astype(int)\n';
 
-function* xgbConstructors(ctx: CellContext): Generator<{ call: SyntaxNode; args: Args; name: string }> {
+export function* xgbConstructors(ctx: CellContext): Generator<{ call: SyntaxNode; args: Args; name: string }> {
   for (const { call, fn } of ctx.callsNamed(XGB_SKLEARN)) {
     const q = ctx.qname(fn);
     if (!q || !q.startsWith('xgboost.')) continue;
@@ -194,72 +194,5 @@ const cvShowProgress = rule({
   },
 });
 
-function xgbPin(spec: { id: string; title: string; changedIn: string; pins: Array<[string, string, string[]?]>; message: string; era: string; fixture: { before: string; after: string; expect: string } }): Rule {
-  return rule({
-    id: spec.id,
-    triggers: XGB_SKLEARN,
-    library: 'xgboost',
-    title: spec.title,
-    old: 'XGBClassifier()',
-    new: `XGBClassifier(${spec.pins.map(([k, v]) => `${k}=${v}`).join(', ')})`,
-    kind: 'score-calibration',
-    changedIn: spec.changedIn,
-    link: NEWS,
-    message: spec.message,
-    fixtures: [{ ...spec.fixture, beforeOutcome: 'differs', context: { era: { versions: { xgboost: spec.era } } } }],
-    *find(ctx) {
-      if (!ctx.nb.info.era.predates('xgboost', spec.changedIn)) return;
-      for (const { call, args, name } of xgbConstructors(ctx)) {
-        if (args.splat || args.positional.length > 0 || name.startsWith('XGBRF')) continue;
-        const missing = spec.pins.filter(([k, , aliases]) => !args.keywords.has(k) && !(aliases ?? []).some((a) => args.keywords.has(a)));
-        if (!missing.length) continue;
-        yield { node: call, edits: [addArgument(args, missing.map(([k, v]) => `${k}=${v}`).join(', '))], message: `${spec.message} (${ctx.nb.info.era.why('xgboost', spec.changedIn)})` };
-      }
-    },
-  });
-}
-
-const pinWrapperDefaults = xgbPin({
-  id: 'xgboost-pin-sklearn-defaults',
-  title: 'sklearn wrapper defaults max_depth 3 -> 6, learning_rate 0.1 -> 0.3',
-  changedIn: '1.0',
-  pins: [['max_depth', '3'], ['learning_rate', '0.1', ['eta']]],
-  message: "xgboost 1.0 dropped the sklearn wrapper's own defaults (max_depth=3, learning_rate=0.1) for the native ones (6, 0.3): pin the old values to reproduce the notebook",
-  era: '0.90',
-  fixture: {
-    before: DATA + "m = xgb.XGBClassifier(n_estimators=5, tree_method='exact', base_score=0.5).fit(X, y)\nprint(m.get_xgb_params().get('max_depth'), round(float(m.predict_proba(X[:1])[0, 1]), 3))",
-    after: DATA + "m = xgb.XGBClassifier(n_estimators=5, tree_method='exact', base_score=0.5, max_depth=3, learning_rate=0.1).fit(X, y)\nprint(m.get_xgb_params().get('max_depth'), round(float(m.predict_proba(X[:1])[0, 1]), 3))",
-    expect: '3 0.45',
-  },
-});
-
-const pinTreeMethod = xgbPin({
-  id: 'xgboost-pin-tree-method',
-  title: "default tree_method 'exact'/'approx' -> 'hist'",
-  changedIn: '2.0',
-  pins: [['tree_method', "'exact'"]],
-  message: "xgboost 2.0 changed the default tree_method to 'hist' (it was 'exact' for data of Kaggle size): pin tree_method='exact' to reproduce the notebook",
-  era: '1.7.6',
-  fixture: {
-    before: DATA + 'X = rng.rand(5000, 4)\ny = (X[:, 0] + X[:, 1] * rng.rand(5000) > 0.8).astype(int)\nm = xgb.XGBClassifier(n_estimators=20, max_depth=6, learning_rate=0.3, base_score=0.5).fit(X, y)\nprint(round(float(m.predict_proba(X[:200])[:, 1].sum()), 3))',
-    after: DATA + "X = rng.rand(5000, 4)\ny = (X[:, 0] + X[:, 1] * rng.rand(5000) > 0.8).astype(int)\nm = xgb.XGBClassifier(n_estimators=20, max_depth=6, learning_rate=0.3, base_score=0.5, tree_method='exact').fit(X, y)\nprint(round(float(m.predict_proba(X[:200])[:, 1].sum()), 3))",
-    expect: '101.168',
-  },
-});
-
-const pinBaseScore = xgbPin({
-  id: 'xgboost-pin-base-score',
-  title: 'base_score 0.5 -> estimated from the labels',
-  changedIn: '2.0',
-  pins: [['base_score', '0.5']],
-  message: 'xgboost 2.0 estimates base_score from the training labels (it was 0.5): pin base_score=0.5 to reproduce the notebook, which matters most for regression targets far from 0.5',
-  era: '1.7.6',
-  fixture: {
-    before: "import numpy as np\nimport xgboost as xgb\nX = np.arange(20.0).reshape(-1, 1)\ny = 1000.0 + X.ravel()\nm = xgb.XGBRegressor(n_estimators=2, max_depth=3, learning_rate=0.1, tree_method='exact').fit(X, y)\nprint(round(float(m.predict(X[:1])[0]), 1))",
-    after: "import numpy as np\nimport xgboost as xgb\nX = np.arange(20.0).reshape(-1, 1)\ny = 1000.0 + X.ravel()\nm = xgb.XGBRegressor(n_estimators=2, max_depth=3, learning_rate=0.1, tree_method='exact', base_score=0.5).fit(X, y)\nprint(round(float(m.predict(X[:1])[0]), 1))",
-    expect: '183.5',
-  },
-});
-
-export const xgboostRules: Rule[] = [fitArgs, ntreeLimit, boosterMethod, gpuHist, cvShowProgress, pinWrapperDefaults, pinTreeMethod, pinBaseScore];
+export const xgboostRules: Rule[] = [fitArgs, ntreeLimit, boosterMethod, gpuHist, cvShowProgress];
 
