@@ -1,12 +1,12 @@
 /**
  * Building blocks shared by the rule files: renaming imported members (`np.float` -> `float`),
  * moving modules in import statements, renaming/removing keyword arguments of resolved calls,
- * deleting statements, and the `rule()` constructor with defaults.
+ * renaming methods at their call sites, deleting statements, and the `rule()` constructor with defaults.
  */
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { ErrorSignature, Rule, RuleMatch, TextEdit } from './types.js';
-import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode } from './tree.js';
+import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, type Args } from './tree.js';
 
 type RuleInput = Omit<Rule, 'errors' | 'autoFixable' | 'kind' | 'message'> &
   Partial<Pick<Rule, 'errors' | 'autoFixable' | 'kind' | 'message'>>;
@@ -198,6 +198,26 @@ export function* callsWithKeyword(
       if (name && m.has(name)) ok = true;
     }
     if (ok) yield { call, kw: k, value: kwValue(k), qname };
+  }
+}
+
+/** A method call as `renameMethodCalls` shows it to its test: the call, its receiver, the old name, its arguments. */
+export interface MethodCallSite { call: SyntaxNode; recv: SyntaxNode; name: string; args: Args | undefined }
+
+/**
+ * Renamed methods: every call `x.old(...)` of a method in `renames` (old name -> new name) that `when`
+ * accepts (default: all) gets the new name, arguments kept. The finding is reported at the call, or
+ * with `at: 'name'` at the method's name.
+ */
+export function* renameMethodCalls(
+  ctx: CellContext,
+  renames: Readonly<Record<string, string>>,
+  when: (site: MethodCallSite) => boolean = () => true,
+  at: 'call' | 'name' = 'call',
+): Generator<RuleMatch> {
+  for (const { call, recv, name, nameNode } of ctx.methodCalls(Object.keys(renames))) {
+    if (!when({ call, recv, name, args: callArgs(call) })) continue;
+    yield { node: at === 'name' ? nameNode : call, edits: [replaceNode(nameNode, renames[name])] };
   }
 }
 

@@ -1,7 +1,7 @@
 /** matplotlib API removals (2.x-3.8) that old plotting cells hit. */
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule, TextEdit } from './types.js';
-import { err, rule, deleteStatement } from './helpers.js';
+import { err, rule, deleteStatement, renameMethodCalls } from './helpers.js';
 import { addArgument, callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf } from './tree.js';
 import { atRuntimeError, isTracedCell } from './traceback.js';
 
@@ -111,11 +111,7 @@ const gcaProjection = rule({
     beforeError: 'TypeError',
   }],
   *find(ctx) {
-    for (const { call, nameNode } of ctx.methodCalls(['gca'])) {
-      const args = callArgs(call);
-      if (!args?.keywords.has('projection')) continue;
-      yield { node: call, edits: [replaceNode(nameNode, 'add_subplot')] };
-    }
+    yield* renameMethodCalls(ctx, { gca: 'add_subplot' }, ({ args }) => !!args?.keywords.has('projection'));
     for (const { call, fn } of ctx.callsTo(['matplotlib.pyplot.gca'])) {
       if (!callArgs(call)?.keywords.has('projection')) continue;
       yield { node: call, edits: [replaceNode(fn.type === 'attribute' ? fn.childForFieldName('attribute')! : fn, 'subplot')] };
@@ -205,7 +201,7 @@ const axisbg = rule({
       if (kw.childForFieldName('name')?.text !== 'axisbg') continue;
       yield { node: kw, edits: [renameKeyword(kw, 'facecolor')] };
     }
-    for (const { nameNode, call, name } of ctx.methodCalls(['set_axis_bgcolor', 'get_axis_bgcolor'])) yield { node: call, edits: [replaceNode(nameNode, name === 'get_axis_bgcolor' ? 'get_facecolor' : 'set_facecolor')] };
+    yield* renameMethodCalls(ctx, { set_axis_bgcolor: 'set_facecolor', get_axis_bgcolor: 'get_facecolor' });
   },
 });
 

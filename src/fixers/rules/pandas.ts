@@ -3,7 +3,7 @@ import { atRuntimeError, isTracedCell, onFrameLines } from './traceback.js';
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
-import { err, rule, deleteStatement, moveModules } from './helpers.js';
+import { err, rule, deleteStatement, moveModules, renameMethodCalls } from './helpers.js';
 import { NONNEGATIVE_OPTIONS, resolveOption, resolveOptionPath } from './pandas-options.js';
 import { literalBehind } from './param-dicts.js';
 import { addArgument, callArgs, isPure, kwValue, methodCall, paren, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, type Args } from './tree.js';
@@ -574,11 +574,7 @@ const orderRule = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call, nameNode } of ctx.methodCalls(['order'])) {
-      const args = callArgs(call);
-      if (!args || args.positional.length > 0) continue;
-      yield { node: call, edits: [replaceNode(nameNode, 'sort_values')] };
-    }
+    yield* renameMethodCalls(ctx, { order: 'sort_values' }, ({ args }) => !!args && args.positional.length === 0);
   },
 });
 
@@ -600,9 +596,7 @@ const sortIndexBy = rule({
     beforeError: 'TypeError',
   }],
   *find(ctx) {
-    for (const { call, nameNode } of ctx.methodCalls(['sort_index'])) {
-      if (callArgs(call)?.keywords.has('by')) yield { node: call, edits: [replaceNode(nameNode, 'sort_values')] };
-    }
+    yield* renameMethodCalls(ctx, { sort_index: 'sort_values' }, ({ args }) => !!args?.keywords.has('by'));
   },
 });
 
@@ -817,10 +811,7 @@ const iteritems = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call, recv, nameNode } of ctx.methodCalls(['iteritems'])) {
-      if (!ctx.nb.isPandasExpr(recv, ctx.index) || callArgs(call)?.all.length) continue;
-      yield { node: call, edits: [replaceNode(nameNode, 'items')] };
-    }
+    yield* renameMethodCalls(ctx, { iteritems: 'items' }, ({ recv, args }) => ctx.nb.isPandasExpr(recv, ctx.index) && !args?.all.length);
   },
 });
 

@@ -10,7 +10,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Fixture, Rule, RuleMatch, TextEdit } from './types.js';
 import { builtinRename, freeNames } from './py2.js';
-import { deleteStatement, err, moduleMember, rule } from './helpers.js';
+import { deleteStatement, err, moduleMember, renameMethodCalls, rule } from './helpers.js';
 import { callArgs, callOf, insertAt, methodCall, paren, replaceNode, sameNode } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 
@@ -535,9 +535,7 @@ const unittestAsserts = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call, nameNode, name } of ctx.methodCalls(Object.keys(ASSERTS))) {
-      yield { node: call, edits: [replaceNode(nameNode, ASSERTS[name])] };
-    }
+    yield* renameMethodCalls(ctx, ASSERTS);
   },
 });
 

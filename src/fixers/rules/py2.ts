@@ -7,7 +7,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import { cellCache, type CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
-import { err, rule, deleteStatement, firstCellUsing, moduleMember, moveImportedNames, moveModules } from './helpers.js';
+import { err, rule, deleteStatement, firstCellUsing, moduleMember, moveImportedNames, moveModules, renameMethodCalls } from './helpers.js';
 import { addArgument, callArgs, callOf, kwValue, methodCall, paren, quoteOf, replaceNode, sameNode, stringValue } from './tree.js';
 import { onFrameLines } from './traceback.js';
 
@@ -511,11 +511,8 @@ const dictIter = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call, recv, name, nameNode } of ctx.methodCalls(Object.keys(ITER_METHODS))) {
-      if (name === 'iteritems' && ctx.nb.isFrameExpr(recv, ctx.index)) continue; // pandas rule
-      if (callArgs(call)?.all.length) continue;
-      yield { node: nameNode, edits: [replaceNode(nameNode, ITER_METHODS[name])] };
-    }
+    // A frame's iteritems() is the pandas rule's.
+    yield* renameMethodCalls(ctx, ITER_METHODS, ({ recv, name, args }) => !(name === 'iteritems' && ctx.nb.isFrameExpr(recv, ctx.index)) && !args?.all.length, 'name');
   },
 });
 

@@ -3,7 +3,7 @@ import type { SyntaxNode } from '../python/parser.js';
 import { dictFlowsInto, paramEntriesFor } from './param-dicts.js';
 import { cellCache, type CellContext, type NotebookContext } from './context.js';
 import type { Rule, RuleMatch, TextEdit } from './types.js';
-import { err, rule, moveModules, moveImportedNames } from './helpers.js';
+import { err, rule, moveModules, moveImportedNames, renameMethodCalls } from './helpers.js';
 import { normalizedClasses, normalizeShim, normalizeShimSpec } from './sklearn-normalize-shim.js';
 import { shimAfterImport } from './import-shim.js';
 import { addArgument, callArgs, isPure, kwValue, removeArgument, renameKeyword, replaceNode, sameNode, stringValue, quoteOf, type Args } from './tree.js';
@@ -675,11 +675,7 @@ const getFeatureNames = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call, nameNode } of ctx.methodCalls(['get_feature_names'])) {
-      const args = callArgs(call);
-      if (!args || args.all.length > 1) continue;
-      yield { node: call, edits: [replaceNode(nameNode, 'get_feature_names_out')] };
-    }
+    yield* renameMethodCalls(ctx, { get_feature_names: 'get_feature_names_out' }, ({ args }) => !!args && args.all.length <= 1);
   },
 });
 

@@ -1,7 +1,7 @@
 /** Python 3 standard-library removals that old notebooks hit (time.clock, collections ABCs, imp...). */
 import type { SyntaxNode } from '../python/parser.js';
 import type { Rule } from './types.js';
-import { err, rule, moduleMember, moveImportedNames } from './helpers.js';
+import { err, rule, moduleMember, moveImportedNames, renameMethodCalls } from './helpers.js';
 import { callArgs, replaceNode } from './tree.js';
 import { atRuntimeError } from './traceback.js';
 
@@ -200,10 +200,7 @@ const threadIsAlive = rule({
     beforeError: 'AttributeError',
   }],
   *find(ctx) {
-    for (const { call, nameNode } of ctx.methodCalls(['isAlive'])) {
-      if (callArgs(call)?.all.length) continue;
-      yield { node: call, edits: [replaceNode(nameNode, 'is_alive')] };
-    }
+    yield* renameMethodCalls(ctx, { isAlive: 'is_alive' }, ({ args }) => !args?.all.length);
   },
 });
 

@@ -2,7 +2,7 @@
 import type { SyntaxNode } from '../python/parser.js';
 import type { CellContext } from './context.js';
 import type { Rule, TextEdit } from './types.js';
-import { err, rule } from './helpers.js';
+import { err, rule, renameMethodCalls } from './helpers.js';
 import { callArgs, kwValue, removeArgument, renameKeyword, replaceNode, stringValue, quoteOf, type Args } from './tree.js';
 import { paramEntries } from './param-dicts.js';
 
@@ -117,10 +117,7 @@ const boosterMethod = rule({
   }],
   *find(ctx) {
     if (![...ctx.nb.importedModules].some((m) => m === 'xgboost' || m.startsWith('xgboost.'))) return;
-    for (const { call, nameNode } of ctx.methodCalls(['booster'])) {
-      if (callArgs(call)?.all.length) continue;
-      yield { node: call, edits: [replaceNode(nameNode, 'get_booster')] };
-    }
+    yield* renameMethodCalls(ctx, { booster: 'get_booster' }, ({ args }) => !args?.all.length);
   },
 });
 
