@@ -500,33 +500,26 @@ const externalsSix = externalsRule('sklearn-externals-six', 'six', '0.23', {
   expect: 'True',
 });
 
-const PRIVATE_MODULES: Record<string, string> = {
-  'sklearn.ensemble.forest': 'sklearn.ensemble', 'sklearn.ensemble.gradient_boosting': 'sklearn.ensemble',
-  'sklearn.ensemble.bagging': 'sklearn.ensemble', 'sklearn.ensemble.weight_boosting': 'sklearn.ensemble',
-  'sklearn.ensemble.voting': 'sklearn.ensemble', 'sklearn.ensemble.iforest': 'sklearn.ensemble',
-  'sklearn.ensemble.voting_classifier': 'sklearn.ensemble', 'sklearn.tree.tree': 'sklearn.tree', 'sklearn.tree.export': 'sklearn.tree',
-  'sklearn.metrics.scorer': 'sklearn.metrics', 'sklearn.metrics.classification': 'sklearn.metrics', 'sklearn.metrics.regression': 'sklearn.metrics',
-  'sklearn.metrics.ranking': 'sklearn.metrics', 'sklearn.linear_model.base': 'sklearn.linear_model', 'sklearn.linear_model.logistic': 'sklearn.linear_model',
-  'sklearn.linear_model.ridge': 'sklearn.linear_model', 'sklearn.linear_model.coordinate_descent': 'sklearn.linear_model',
-  'sklearn.linear_model.stochastic_gradient': 'sklearn.linear_model', 'sklearn.svm.classes': 'sklearn.svm',
-  'sklearn.neighbors.classification': 'sklearn.neighbors', 'sklearn.neighbors.regression': 'sklearn.neighbors', 'sklearn.neighbors.unsupervised': 'sklearn.neighbors',
-  'sklearn.preprocessing.data': 'sklearn.preprocessing', 'sklearn.preprocessing.label': 'sklearn.preprocessing',
-  'sklearn.decomposition.pca': 'sklearn.decomposition', 'sklearn.decomposition.truncated_svd': 'sklearn.decomposition',
-  'sklearn.cluster.k_means_': 'sklearn.cluster', 'sklearn.feature_selection.univariate_selection': 'sklearn.feature_selection',
-  'sklearn.feature_selection.rfe': 'sklearn.feature_selection', 'sklearn.manifold.t_sne': 'sklearn.manifold',
-  'sklearn.naive_bayes': 'sklearn.naive_bayes', 'sklearn.model_selection._split': 'sklearn.model_selection',
+/** The modules made private in 0.22, each importable from its public package (the module's parent). */
+const PRIVATE_MODULES: Record<string, string> = Object.fromEntries([
+  'sklearn.ensemble.forest', 'sklearn.ensemble.gradient_boosting', 'sklearn.ensemble.bagging',
+  'sklearn.ensemble.weight_boosting', 'sklearn.ensemble.voting', 'sklearn.ensemble.iforest',
+  'sklearn.ensemble.voting_classifier', 'sklearn.tree.tree', 'sklearn.tree.export', 'sklearn.metrics.scorer',
+  'sklearn.metrics.classification', 'sklearn.metrics.regression', 'sklearn.metrics.ranking',
+  'sklearn.linear_model.base', 'sklearn.linear_model.logistic', 'sklearn.linear_model.ridge',
+  'sklearn.linear_model.coordinate_descent', 'sklearn.linear_model.stochastic_gradient', 'sklearn.svm.classes',
+  'sklearn.neighbors.classification', 'sklearn.neighbors.regression', 'sklearn.neighbors.unsupervised',
+  'sklearn.preprocessing.data', 'sklearn.preprocessing.label', 'sklearn.decomposition.pca',
+  'sklearn.decomposition.truncated_svd', 'sklearn.cluster.k_means_',
+  'sklearn.feature_selection.univariate_selection', 'sklearn.feature_selection.rfe', 'sklearn.manifold.t_sne',
   // More of the 0.22 list of modules made private (whats_new v0.22, "Deprecations").
-  'sklearn.datasets.base': 'sklearn.datasets', 'sklearn.datasets.samples_generator': 'sklearn.datasets',
-  'sklearn.neighbors.kde': 'sklearn.neighbors', 'sklearn.neural_network.multilayer_perceptron': 'sklearn.neural_network',
-  'sklearn.svm.base': 'sklearn.svm', 'sklearn.linear_model.least_angle': 'sklearn.linear_model', 'sklearn.linear_model.bayes': 'sklearn.linear_model',
-  'sklearn.linear_model.huber': 'sklearn.linear_model', 'sklearn.linear_model.perceptron': 'sklearn.linear_model',
-  'sklearn.decomposition.nmf': 'sklearn.decomposition', 'sklearn.decomposition.online_lda': 'sklearn.decomposition',
-  'sklearn.decomposition.kernel_pca': 'sklearn.decomposition', 'sklearn.mixture.gaussian_mixture': 'sklearn.mixture',
-  'sklearn.cluster.hierarchical': 'sklearn.cluster', 'sklearn.cluster.dbscan_': 'sklearn.cluster',
-  'sklearn.manifold.isomap': 'sklearn.manifold', 'sklearn.feature_selection.variance_threshold': 'sklearn.feature_selection',
-};
-delete PRIVATE_MODULES['sklearn.naive_bayes'];
-delete PRIVATE_MODULES['sklearn.model_selection._split'];
+  'sklearn.datasets.base', 'sklearn.datasets.samples_generator', 'sklearn.neighbors.kde',
+  'sklearn.neural_network.multilayer_perceptron', 'sklearn.svm.base', 'sklearn.linear_model.least_angle',
+  'sklearn.linear_model.bayes', 'sklearn.linear_model.huber', 'sklearn.linear_model.perceptron',
+  'sklearn.decomposition.nmf', 'sklearn.decomposition.online_lda', 'sklearn.decomposition.kernel_pca',
+  'sklearn.mixture.gaussian_mixture', 'sklearn.cluster.hierarchical', 'sklearn.cluster.dbscan_',
+  'sklearn.manifold.isomap', 'sklearn.feature_selection.variance_threshold',
+].map((m) => [m, m.slice(0, m.lastIndexOf('.'))]));
 
 const privateModules = rule({
   id: 'sklearn-private-modules',
