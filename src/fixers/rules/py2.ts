@@ -333,24 +333,15 @@ const tupleParams = rule({
   },
 });
 
-const xrange = builtinRename('py2-xrange', 'xrange', 'range', /name 'xrange' is not defined/, {
-  before: 'print(sum(i for i in xrange(4)))', after: 'print(sum(i for i in range(4)))', expect: '6',
-});
-const rawInput = builtinRename('py2-raw-input', 'raw_input', 'input', /name 'raw_input' is not defined/, {
-  before: 'ask = raw_input\nprint(ask is input)', after: 'ask = input\nprint(ask is input)', expect: 'True',
-});
-const unicodeB = builtinRename('py2-unicode', 'unicode', 'str', /name 'unicode' is not defined/, {
-  before: "print(unicode(5) + u'a')", after: "print(str(5) + u'a')", expect: '5a',
-});
-const longB = builtinRename('py2-long', 'long', 'int', /name 'long' is not defined/, {
-  before: 'print(long(3.7), isinstance(2, (int, long)))', after: 'print(int(3.7), isinstance(2, (int, int)))', expect: '3 True',
-});
-const basestringB = builtinRename('py2-basestring', 'basestring', 'str', /name 'basestring' is not defined/, {
-  before: "print(isinstance('a', basestring))", after: "print(isinstance('a', str))", expect: 'True',
-});
-const unichrB = builtinRename('py2-unichr', 'unichr', 'chr', /name 'unichr' is not defined/, {
-  before: 'print(unichr(65))', after: 'print(chr(65))', expect: 'A',
-});
+/** Builtins renamed in Python 3, a rule each (builtinRename): [id, old name, new name, fixture before, after, expect]; the NameError names the old one. */
+const [xrange, rawInput, unicodeB, longB, basestringB, unichrB] = ([
+  ['py2-xrange', 'xrange', 'range', 'print(sum(i for i in xrange(4)))', 'print(sum(i for i in range(4)))', '6'],
+  ['py2-raw-input', 'raw_input', 'input', 'ask = raw_input\nprint(ask is input)', 'ask = input\nprint(ask is input)', 'True'],
+  ['py2-unicode', 'unicode', 'str', "print(unicode(5) + u'a')", "print(str(5) + u'a')", '5a'],
+  ['py2-long', 'long', 'int', 'print(long(3.7), isinstance(2, (int, long)))', 'print(int(3.7), isinstance(2, (int, int)))', '3 True'],
+  ['py2-basestring', 'basestring', 'str', "print(isinstance('a', basestring))", "print(isinstance('a', str))", 'True'],
+  ['py2-unichr', 'unichr', 'chr', 'print(unichr(65))', 'print(chr(65))', 'A'],
+] as const).map(([id, from, to, before, after, expect]) => builtinRename(id, from, to, new RegExp(`name '${from}' is not defined`), { before, after, expect }));
 
 const fileBuiltin = rule({
   id: 'py2-file-builtin',
